@@ -1,0 +1,2 @@
+//! Criterion benchmarks for Aurum (see `benches/`) and `bench-table`, which prints their
+//! medians side by side with the peer libraries and the ratios.

@@ -1,0 +1,64 @@
+//! Slice casts between `Goldilocks` lanes and packed vectors.
+//!
+//! All of them rest on the `PackedField` safety contract: an implementor has the layout of
+//! `[Goldilocks; WIDTH]` (same size, alignment no larger than `Goldilocks`'s), and every
+//! bit pattern is a valid `Goldilocks` (any `u64` represents its residue).
+
+use crate::{Goldilocks, PackedField};
+
+/// The lanes of one vector.
+#[inline(always)]
+pub(crate) fn lanes<P: PackedField>(p: &P) -> &[Goldilocks] {
+    // SAFETY: `P` has the layout of `[Goldilocks; P::WIDTH]` (PackedField contract), so the
+    // pointer is valid and aligned for `WIDTH` elements for the lifetime of the borrow.
+    unsafe { core::slice::from_raw_parts((p as *const P).cast::<Goldilocks>(), P::WIDTH) }
+}
+
+/// The lanes of one vector, mutably.
+#[inline(always)]
+pub(crate) fn lanes_mut<P: PackedField>(p: &mut P) -> &mut [Goldilocks] {
+    // SAFETY: as in `lanes`; the exclusive borrow of `p` is handed on to the slice, and any
+    // `u64` written through it is a valid lane.
+    unsafe { core::slice::from_raw_parts_mut((p as *mut P).cast::<Goldilocks>(), P::WIDTH) }
+}
+
+/// The first `len / WIDTH` whole vectors of a slice.
+#[inline(always)]
+pub(crate) fn pack<P: PackedField>(slice: &[Goldilocks]) -> &[P] {
+    let n = slice.len() / P::WIDTH;
+    // SAFETY: `n · WIDTH ≤ len` elements are in bounds; `P` is `[Goldilocks; WIDTH]` in
+    // layout with no stricter alignment, so the cast pointer is valid and aligned.
+    unsafe { core::slice::from_raw_parts(slice.as_ptr().cast::<P>(), n) }
+}
+
+/// The first `len / WIDTH` whole vectors of a mutable slice.
+#[inline(always)]
+pub(crate) fn pack_mut<P: PackedField>(slice: &mut [Goldilocks]) -> &mut [P] {
+    let n = slice.len() / P::WIDTH;
+    // SAFETY: as in `pack`; the exclusive borrow is handed on.
+    unsafe { core::slice::from_raw_parts_mut(slice.as_mut_ptr().cast::<P>(), n) }
+}
+
+/// The lanes of a slice of vectors, in order.
+#[inline(always)]
+pub(crate) fn unpack<P: PackedField>(packed: &[P]) -> &[Goldilocks] {
+    // SAFETY: `packed.len()` vectors are `len · WIDTH` contiguous `Goldilocks`.
+    unsafe {
+        core::slice::from_raw_parts(
+            packed.as_ptr().cast::<Goldilocks>(),
+            packed.len() * P::WIDTH,
+        )
+    }
+}
+
+/// The lanes of a mutable slice of vectors, in order.
+#[inline(always)]
+pub(crate) fn unpack_mut<P: PackedField>(packed: &mut [P]) -> &mut [Goldilocks] {
+    // SAFETY: as in `unpack`; the exclusive borrow is handed on.
+    unsafe {
+        core::slice::from_raw_parts_mut(
+            packed.as_mut_ptr().cast::<Goldilocks>(),
+            packed.len() * P::WIDTH,
+        )
+    }
+}

@@ -1,0 +1,130 @@
+//! One module per backend, kept apart behind the dispatch in [`crate::dispatch`] (the way the
+//! BLAKE3 crate keeps `portable`, `avx2`, `avx512` and `neon` behind `platform.rs`).
+//!
+//! This directory is the only place in the workspace with `unsafe` code or intrinsics.
+//!
+//! Each SIMD module provides
+//! * a packed type `#[repr(transparent)]` over `[Goldilocks; WIDTH]` implementing
+//!   [`PackedField`](crate::PackedField);
+//! * `detected()`: whether this CPU can run it;
+//! * `run_kernel(kernel)`: checks `detected()` and runs `kernel.run::<PackedX>()` inside a
+//!   `#[target_feature(enable = "...")]` function, so that a build without `RUSTFLAGS`
+//!   still compiles the kernel body with the backend's instructions (the kernel must be
+//!   `#[inline(always)]` down to the arithmetic for this to reach the hot loop; see
+//!   [`crate::Kernel`]).
+
+pub(crate) mod layout;
+pub(crate) mod scalar;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512;
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod neon;
+
+/// Implements the operator traits of a packed type from its inherent
+/// `add_impl`/`sub_impl`/`mul_impl`/`neg_impl` and `broadcast`.
+macro_rules! impl_packed_ops {
+    ($t:ty) => {
+        impl From<$crate::Goldilocks> for $t {
+            #[inline(always)]
+            fn from(x: $crate::Goldilocks) -> Self {
+                <$t as $crate::PackedField>::broadcast(x)
+            }
+        }
+        impl core::ops::Add for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn add(self, rhs: Self) -> Self {
+                self.add_impl(rhs)
+            }
+        }
+        impl core::ops::Sub for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn sub(self, rhs: Self) -> Self {
+                self.sub_impl(rhs)
+            }
+        }
+        impl core::ops::Mul for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn mul(self, rhs: Self) -> Self {
+                self.mul_impl(rhs)
+            }
+        }
+        impl core::ops::Neg for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn neg(self) -> Self {
+                self.neg_impl()
+            }
+        }
+        impl core::ops::Add<$crate::Goldilocks> for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn add(self, rhs: $crate::Goldilocks) -> Self {
+                self.add_impl(<$t>::from(rhs))
+            }
+        }
+        impl core::ops::Sub<$crate::Goldilocks> for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn sub(self, rhs: $crate::Goldilocks) -> Self {
+                self.sub_impl(<$t>::from(rhs))
+            }
+        }
+        impl core::ops::Mul<$crate::Goldilocks> for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn mul(self, rhs: $crate::Goldilocks) -> Self {
+                self.mul_impl(<$t>::from(rhs))
+            }
+        }
+        impl core::ops::AddAssign for $t {
+            #[inline(always)]
+            fn add_assign(&mut self, rhs: Self) {
+                *self = self.add_impl(rhs);
+            }
+        }
+        impl core::ops::SubAssign for $t {
+            #[inline(always)]
+            fn sub_assign(&mut self, rhs: Self) {
+                *self = self.sub_impl(rhs);
+            }
+        }
+        impl core::ops::MulAssign for $t {
+            #[inline(always)]
+            fn mul_assign(&mut self, rhs: Self) {
+                *self = self.mul_impl(rhs);
+            }
+        }
+        impl core::ops::AddAssign<$crate::Goldilocks> for $t {
+            #[inline(always)]
+            fn add_assign(&mut self, rhs: $crate::Goldilocks) {
+                *self = self.add_impl(<$t>::from(rhs));
+            }
+        }
+        impl core::ops::SubAssign<$crate::Goldilocks> for $t {
+            #[inline(always)]
+            fn sub_assign(&mut self, rhs: $crate::Goldilocks) {
+                *self = self.sub_impl(<$t>::from(rhs));
+            }
+        }
+        impl core::ops::MulAssign<$crate::Goldilocks> for $t {
+            #[inline(always)]
+            fn mul_assign(&mut self, rhs: $crate::Goldilocks) {
+                *self = self.mul_impl(<$t>::from(rhs));
+            }
+        }
+        impl core::fmt::Debug for $t {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_list().entries(self.0.iter()).finish()
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use impl_packed_ops;

@@ -1,0 +1,261 @@
+//! Backend selection: compile-time alias and run-time dispatch.
+//!
+//! # The pattern every bulk kernel in Aurum follows
+//!
+//! 1. Write the work once as a [`Kernel`]: `run::<P: PackedField>(self)`, marked
+//!    `#[inline(always)]`, calling only `#[inline(always)]` generic code.
+//! 2. Call [`dispatch`] (or [`dispatch_on`] for a chosen backend). It looks up the backend
+//!    once per process (CPU detection, or `AURUM_BACKEND`), then enters the kernel through
+//!    a per-backend function marked `#[target_feature(enable = "...")]`. Because the kernel
+//!    is inlined into that function, its body is compiled *with* AVX2 / AVX-512 even in a
+//!    plain `cargo build --release` — this is what makes Aurum fast without RUSTFLAGS.
+//! 3. Parallelise *outside* the kernel: split the work with rayon, and dispatch once per
+//!    chunk. A rayon closure is a separate function the entry point cannot inline, so a
+//!    kernel must never spawn parallel work from inside `run`.
+//!
+//! If a kernel's body is not inlined (a missing `#[inline(always)]`), it still computes the
+//! right answer, only slowly: the benchmarks compare dispatched and `target-cpu=native`
+//! builds to catch that.
+
+use core::fmt;
+use core::str::FromStr;
+use std::sync::OnceLock;
+
+use crate::PackedField;
+use crate::backend as backends;
+
+/// A family of packed-field implementations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Backend {
+    /// Portable scalar code (`Goldilocks`, 1 lane).
+    Scalar,
+    /// x86-64 AVX2 (4 lanes).
+    Avx2,
+    /// x86-64 AVX-512F (8 lanes).
+    Avx512,
+    /// aarch64 NEON (2 lanes).
+    Neon,
+}
+
+impl Backend {
+    /// Every backend, in the order used for display.
+    pub const ALL: [Backend; 4] = [
+        Backend::Scalar,
+        Backend::Avx2,
+        Backend::Avx512,
+        Backend::Neon,
+    ];
+
+    /// The name accepted by `AURUM_BACKEND` and printed by the CLI.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Scalar => "scalar",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
+            Backend::Neon => "neon",
+        }
+    }
+
+    /// Lanes per packed vector.
+    #[must_use]
+    pub const fn lanes(self) -> usize {
+        match self {
+            Backend::Scalar => 1,
+            Backend::Avx2 => 4,
+            Backend::Avx512 => 8,
+            Backend::Neon => 2,
+        }
+    }
+
+    /// Whether this build and this CPU can run the backend.
+    #[must_use]
+    pub fn is_supported(self) -> bool {
+        match self {
+            Backend::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => backends::avx2::detected(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => backends::avx512::detected(),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => backends::neon::detected(),
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// The backends this machine can run, from slowest to fastest.
+    #[must_use]
+    pub fn supported() -> Vec<Backend> {
+        [
+            Backend::Scalar,
+            Backend::Neon,
+            Backend::Avx2,
+            Backend::Avx512,
+        ]
+        .into_iter()
+        .filter(|b| b.is_supported())
+        .collect()
+    }
+
+    /// The fastest backend this machine can run.
+    #[must_use]
+    pub fn best_supported() -> Backend {
+        *Self::supported()
+            .last()
+            .expect("the scalar backend is always supported")
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a backend could not be selected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BackendError {
+    /// A name that is not a backend.
+    Unknown(String),
+    /// A real backend this build or CPU cannot run.
+    Unsupported(Backend),
+    /// `AURUM_BACKEND` is not valid UTF-8.
+    NotUnicode,
+}
+
+impl fmt::Display for BackendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let supported: Vec<&str> = Backend::supported().iter().map(|b| b.name()).collect();
+        match self {
+            BackendError::Unknown(name) => write!(
+                f,
+                "unknown backend {name:?}: expected one of scalar, avx2, avx512, neon \
+                 (this machine supports: {})",
+                supported.join(", ")
+            ),
+            BackendError::Unsupported(b) => write!(
+                f,
+                "backend {b} is not supported on this machine (supported: {})",
+                supported.join(", ")
+            ),
+            BackendError::NotUnicode => write!(f, "{BACKEND_ENV} is not valid UTF-8"),
+        }
+    }
+}
+
+impl std::error::Error for BackendError {}
+
+impl FromStr for Backend {
+    type Err = BackendError;
+
+    /// Parses a backend name (case-insensitive). Does not check CPU support.
+    fn from_str(s: &str) -> Result<Self, BackendError> {
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| BackendError::Unknown(s.to_string()))
+    }
+}
+
+/// The environment variable that forces a backend.
+pub const BACKEND_ENV: &str = "AURUM_BACKEND";
+
+/// Parses a requested backend name and checks that this machine runs it.
+pub fn parse_supported_backend(name: &str) -> Result<Backend, BackendError> {
+    let backend: Backend = name.parse()?;
+    if backend.is_supported() {
+        Ok(backend)
+    } else {
+        Err(BackendError::Unsupported(backend))
+    }
+}
+
+fn select_from_env() -> Result<Backend, BackendError> {
+    match std::env::var(BACKEND_ENV) {
+        Ok(name) if !name.trim().is_empty() => parse_supported_backend(&name),
+        Ok(_) | Err(std::env::VarError::NotPresent) => Ok(Backend::best_supported()),
+        Err(std::env::VarError::NotUnicode(_)) => Err(BackendError::NotUnicode),
+    }
+}
+
+static SELECTED: OnceLock<Result<Backend, BackendError>> = OnceLock::new();
+
+/// The backend bulk kernels use: `AURUM_BACKEND` if set, else the fastest this CPU supports.
+/// Decided once per process; an unknown or unsupported `AURUM_BACKEND` is an error.
+pub fn selected_backend() -> Result<Backend, BackendError> {
+    SELECTED.get_or_init(select_from_env).clone()
+}
+
+/// The backend bulk kernels use (see [`selected_backend`]).
+///
+/// # Panics
+/// Panics with the reason if `AURUM_BACKEND` names an unknown or unsupported backend;
+/// a misconfigured environment must not silently fall back. Applications that want to
+/// report it themselves call [`selected_backend`] first (the `aurum` CLI does).
+#[must_use]
+pub fn backend() -> Backend {
+    match selected_backend() {
+        Ok(b) => b,
+        Err(e) => panic!("{BACKEND_ENV}: {e}"),
+    }
+}
+
+/// Work written once for every packed field; see the [module docs](self) for the rules.
+pub trait Kernel {
+    /// What the kernel returns.
+    type Output;
+
+    /// Does the work with packed type `P`. Implementations should be `#[inline(always)]`.
+    fn run<P: PackedField>(self) -> Self::Output;
+}
+
+/// Runs a kernel on the selected backend ([`backend`]).
+///
+/// # Panics
+/// Panics if `AURUM_BACKEND` is invalid (see [`backend`]).
+#[inline]
+pub fn dispatch<K: Kernel>(kernel: K) -> K::Output {
+    match enter(backend(), kernel) {
+        Ok(out) => out,
+        // `backend()` only returns supported backends; stay correct regardless.
+        Err(kernel) => backends::scalar::run_kernel(kernel),
+    }
+}
+
+/// Runs a kernel on a chosen backend, or reports that this machine cannot run it.
+#[inline]
+pub fn dispatch_on<K: Kernel>(backend: Backend, kernel: K) -> Result<K::Output, BackendError> {
+    enter(backend, kernel).map_err(|_| BackendError::Unsupported(backend))
+}
+
+#[inline]
+fn enter<K: Kernel>(b: Backend, kernel: K) -> Result<K::Output, K> {
+    match b {
+        Backend::Scalar => Ok(backends::scalar::run_kernel(kernel)),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => backends::avx2::run_kernel(kernel),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => backends::avx512::run_kernel(kernel),
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon => backends::neon::run_kernel(kernel),
+        #[allow(unreachable_patterns)]
+        _ => Err(kernel),
+    }
+}
+
+cfg_if::cfg_if! {
+    if #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))] {
+        /// The best packed type this build enables statically (here AVX-512, 8 lanes).
+        pub type PackedGoldilocks = crate::backend::avx512::PackedAvx512;
+    } else if #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))] {
+        /// The best packed type this build enables statically (here AVX2, 4 lanes).
+        pub type PackedGoldilocks = crate::backend::avx2::PackedAvx2;
+    } else if #[cfg(all(target_arch = "aarch64", target_feature = "neon"))] {
+        /// The best packed type this build enables statically (here NEON, 2 lanes).
+        pub type PackedGoldilocks = crate::backend::neon::PackedNeon;
+    } else {
+        /// The best packed type this build enables statically (here none: scalar).
+        pub type PackedGoldilocks = crate::Goldilocks;
+    }
+}

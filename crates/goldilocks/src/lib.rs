@@ -1,0 +1,50 @@
+//! The Goldilocks field `F_p`, `p = 2^64 − 2^32 + 1`, its quadratic extension, and packed
+//! (SIMD) forms with runtime backend dispatch: the floor every other Aurum crate builds on.
+//!
+//! * [`Goldilocks`]: the scalar field, lazily reduced storage (see [`field`]).
+//! * [`Goldilocks2`]: `F_p[X]/(X² − 7)`.
+//! * [`PackedField`]: `WIDTH` independent elements per vector, implemented by the scalar,
+//!   AVX2 (4 lanes), AVX-512 (8 lanes) and NEON (2 lanes) backends.
+//! * [`dispatch`] / [`Kernel`]: run generic code on the best backend this CPU has, even in
+//!   a build without `RUSTFLAGS`; [`PackedGoldilocks`] is the compile-time choice.
+//! * [`kernels`]: bulk slice operations built on that pattern.
+//!
+//! ```
+//! use aurum_goldilocks::{Goldilocks, kernels};
+//!
+//! let a: Vec<Goldilocks> = (1..=1000u32).map(Goldilocks::from).collect();
+//! let mut inv = a.clone();
+//! kernels::batch_inverse(&mut inv).unwrap();
+//! let mut prod = vec![Goldilocks::ZERO; a.len()];
+//! kernels::mul_slices(&mut prod, &a, &inv).unwrap();
+//! assert!(prod.iter().all(|&x| x == Goldilocks::ONE));
+//! println!("ran on {}", aurum_goldilocks::backend());
+//! ```
+
+mod backend;
+mod dispatch;
+mod distributions;
+mod extension;
+pub mod field;
+pub mod kernels;
+pub mod microbench;
+mod packed;
+#[cfg(feature = "serde")]
+mod serde_impl;
+mod traits;
+
+pub use dispatch::{
+    BACKEND_ENV, Backend, BackendError, Kernel, PackedGoldilocks, backend, dispatch, dispatch_on,
+    parse_supported_backend, selected_backend,
+};
+pub use extension::Goldilocks2;
+pub use field::{Goldilocks, NonCanonical, P};
+pub use kernels::{LengthMismatch, ZeroElement};
+pub use packed::{LengthError, PackedField};
+pub use traits::Field;
+
+/// NEON multiplication strategies, public so benchmarks can compare them.
+#[cfg(target_arch = "aarch64")]
+pub mod neon {
+    pub use crate::backend::neon::{MUL_STRATEGY, MulStrategy};
+}

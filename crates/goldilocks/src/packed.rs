@@ -1,0 +1,304 @@
+//! `PackedField`: `WIDTH` independent Goldilocks elements in SIMD lanes.
+//!
+//! Lanes never interact (except in [`PackedField::interleave`]), so generic code written
+//! once over `P: PackedField` processes `P::WIDTH` independent problems per instruction —
+//! the "vertical" layout the Poseidon, Poseidon2, Merkle and NTT crates build on.
+//!
+//! Every implementation accepts lazily reduced lanes (any `u64`, see [`crate::field`]) and
+//! is bit-for-bit equal, lane by lane and after canonicalisation, to the scalar
+//! [`Goldilocks`] arithmetic; the test suite checks this per backend.
+
+use core::fmt;
+use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+use crate::backend::layout;
+use crate::{Backend, Goldilocks};
+
+/// A slice whose length does not fit what the packed layout needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LengthError {
+    /// What was being loaded or stored.
+    pub what: &'static str,
+    /// The length required (or, for `pack_slice`, the multiple required).
+    pub expected: usize,
+    /// The length given.
+    pub found: usize,
+}
+
+impl fmt::Display for LengthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: expected {} elements, got {}",
+            self.what, self.expected, self.found
+        )
+    }
+}
+
+impl std::error::Error for LengthError {}
+
+/// `WIDTH` independent Goldilocks elements processed together.
+///
+/// # Safety
+///
+/// Implementors must have the layout of `[Goldilocks; WIDTH]` (be `#[repr(transparent)]`
+/// over it): the provided slice-casting methods rely on it. A SIMD implementor must also
+/// guarantee that a value of the type only ever exists on a CPU that has the instructions it
+/// uses (the backends here are crate-private and reachable only through runtime dispatch,
+/// or through [`crate::PackedGoldilocks`] when the build enables the feature statically).
+pub unsafe trait PackedField:
+    'static
+    + Copy
+    + Send
+    + Sync
+    + Default
+    + fmt::Debug
+    + PartialEq
+    + Eq
+    + From<Goldilocks>
+    + Add<Output = Self>
+    + Add<Goldilocks, Output = Self>
+    + AddAssign
+    + AddAssign<Goldilocks>
+    + Sub<Output = Self>
+    + Sub<Goldilocks, Output = Self>
+    + SubAssign
+    + SubAssign<Goldilocks>
+    + Neg<Output = Self>
+    + Mul<Output = Self>
+    + Mul<Goldilocks, Output = Self>
+    + MulAssign
+    + MulAssign<Goldilocks>
+{
+    /// Number of lanes.
+    const WIDTH: usize;
+    /// The backend this implementation belongs to.
+    const BACKEND: Backend;
+    /// All lanes zero.
+    const ZERO: Self;
+    /// All lanes one.
+    const ONE: Self;
+
+    /// `x` in every lane.
+    fn broadcast(x: Goldilocks) -> Self;
+
+    /// `x²` per lane.
+    #[inline(always)]
+    fn square(self) -> Self {
+        self * self
+    }
+
+    /// `2x` per lane.
+    #[inline(always)]
+    fn double(self) -> Self {
+        self + self
+    }
+
+    /// `x / 2` per lane.
+    fn halve(self) -> Self;
+
+    /// `x · c` per lane for a small constant `c < 2^32`; backends make this much cheaper than
+    /// a full multiplication (a 64×32-bit product needs a lighter reduction).
+    #[inline(always)]
+    fn mul_small(self, c: u32) -> Self {
+        self * Goldilocks::from(c)
+    }
+
+    /// `x · 2^exp` per lane.
+    #[inline(always)]
+    fn mul_2exp(self, exp: u64) -> Self {
+        self * Goldilocks::ONE.mul_2exp(exp)
+    }
+
+    /// `x^7` per lane (the Poseidon/Poseidon2 S-box): 4 multiplications.
+    #[inline(always)]
+    fn exp7(self) -> Self {
+        let x2 = self.square();
+        let x3 = x2 * self;
+        let x4 = x2.square();
+        x3 * x4
+    }
+
+    /// `x^exp` per lane by square-and-multiply.
+    #[inline]
+    fn exp_u64(self, exp: u64) -> Self {
+        let mut result = Self::ONE;
+        let mut base = self;
+        let mut e = exp;
+        while e > 0 {
+            if e & 1 == 1 {
+                result *= base;
+            }
+            base = base.square();
+            e >>= 1;
+        }
+        result
+    }
+
+    /// Views both vectors as blocks of `block_len` lanes and swaps the odd blocks of `self`
+    /// with the even blocks of `other` (a 2×2 block transpose), as radix-2 butterflies need.
+    ///
+    /// With `WIDTH = 4`, `a = [a0 a1 a2 a3]`, `b = [b0 b1 b2 b3]`:
+    /// `block_len = 1 → ([a0 b0 a2 b2], [a1 b1 a3 b3])`,
+    /// `block_len = 2 → ([a0 a1 b0 b1], [a2 a3 b2 b3])`, `block_len = 4 → (a, b)`.
+    ///
+    /// # Panics
+    /// Panics unless `block_len` is a power of two no larger than `WIDTH`.
+    fn interleave(self, other: Self, block_len: usize) -> (Self, Self);
+
+    /// The sum of all lanes.
+    #[inline]
+    fn sum_lanes(self) -> Goldilocks {
+        self.as_slice().iter().copied().sum()
+    }
+
+    /// Builds a vector from a function of the lane index.
+    #[inline]
+    fn from_fn<F: FnMut(usize) -> Goldilocks>(mut f: F) -> Self {
+        let mut out = Self::ZERO;
+        for (i, lane) in out.as_slice_mut().iter_mut().enumerate() {
+            *lane = f(i);
+        }
+        out
+    }
+
+    /// The lanes as a slice.
+    #[inline(always)]
+    fn as_slice(&self) -> &[Goldilocks] {
+        layout::lanes::<Self>(self)
+    }
+
+    /// The lanes as a mutable slice.
+    #[inline(always)]
+    fn as_slice_mut(&mut self) -> &mut [Goldilocks] {
+        layout::lanes_mut::<Self>(self)
+    }
+
+    /// Views `WIDTH` elements as a vector.
+    ///
+    /// # Panics
+    /// Panics with the lengths if `slice.len() != WIDTH`.
+    #[inline(always)]
+    fn from_slice(slice: &[Goldilocks]) -> &Self {
+        assert_eq!(
+            slice.len(),
+            Self::WIDTH,
+            "PackedField::from_slice: need exactly WIDTH = {} elements",
+            Self::WIDTH
+        );
+        &layout::pack::<Self>(slice)[0]
+    }
+
+    /// Views `WIDTH` elements as a mutable vector.
+    ///
+    /// # Panics
+    /// Panics with the lengths if `slice.len() != WIDTH`.
+    #[inline(always)]
+    fn from_slice_mut(slice: &mut [Goldilocks]) -> &mut Self {
+        assert_eq!(
+            slice.len(),
+            Self::WIDTH,
+            "PackedField::from_slice_mut: need exactly WIDTH = {} elements",
+            Self::WIDTH
+        );
+        &mut layout::pack_mut::<Self>(slice)[0]
+    }
+
+    /// Loads `WIDTH` elements, or says how many were expected.
+    #[inline]
+    fn try_load(slice: &[Goldilocks]) -> Result<Self, LengthError> {
+        if slice.len() == Self::WIDTH {
+            Ok(*Self::from_slice(slice))
+        } else {
+            Err(LengthError {
+                what: "PackedField::try_load",
+                expected: Self::WIDTH,
+                found: slice.len(),
+            })
+        }
+    }
+
+    /// Loads `WIDTH` elements.
+    ///
+    /// # Panics
+    /// Panics with the lengths if `slice.len() != WIDTH`.
+    #[inline(always)]
+    fn load(slice: &[Goldilocks]) -> Self {
+        *Self::from_slice(slice)
+    }
+
+    /// Stores the lanes into `out`.
+    ///
+    /// # Panics
+    /// Panics with the lengths if `out.len() != WIDTH`.
+    #[inline(always)]
+    fn store(self, out: &mut [Goldilocks]) {
+        *Self::from_slice_mut(out) = self;
+    }
+
+    /// Views a slice whose length is a multiple of `WIDTH` as vectors.
+    ///
+    /// # Panics
+    /// Panics with the length if it is not a multiple of `WIDTH`.
+    #[inline(always)]
+    fn pack_slice(slice: &[Goldilocks]) -> &[Self] {
+        assert!(
+            slice.len().is_multiple_of(Self::WIDTH),
+            "PackedField::pack_slice: length {} is not a multiple of WIDTH = {}",
+            slice.len(),
+            Self::WIDTH
+        );
+        layout::pack::<Self>(slice)
+    }
+
+    /// Views a slice whose length is a multiple of `WIDTH` as mutable vectors.
+    ///
+    /// # Panics
+    /// Panics with the length if it is not a multiple of `WIDTH`.
+    #[inline(always)]
+    fn pack_slice_mut(slice: &mut [Goldilocks]) -> &mut [Self] {
+        assert!(
+            slice.len().is_multiple_of(Self::WIDTH),
+            "PackedField::pack_slice_mut: length {} is not a multiple of WIDTH = {}",
+            slice.len(),
+            Self::WIDTH
+        );
+        layout::pack_mut::<Self>(slice)
+    }
+
+    /// Splits a slice into as many whole vectors as fit and the remaining scalars.
+    #[inline(always)]
+    fn pack_slice_with_suffix(slice: &[Goldilocks]) -> (&[Self], &[Goldilocks]) {
+        let (packed, suffix) = slice.split_at(slice.len() - slice.len() % Self::WIDTH);
+        (layout::pack::<Self>(packed), suffix)
+    }
+
+    /// Splits a mutable slice into as many whole vectors as fit and the remaining scalars.
+    #[inline(always)]
+    fn pack_slice_with_suffix_mut(slice: &mut [Goldilocks]) -> (&mut [Self], &mut [Goldilocks]) {
+        let split = slice.len() - slice.len() % Self::WIDTH;
+        let (packed, suffix) = slice.split_at_mut(split);
+        (layout::pack_mut::<Self>(packed), suffix)
+    }
+
+    /// Views vectors as their lanes, in order.
+    #[inline(always)]
+    fn unpack_slice(packed: &[Self]) -> &[Goldilocks] {
+        layout::unpack::<Self>(packed)
+    }
+
+    /// Views mutable vectors as their lanes, in order.
+    #[inline(always)]
+    fn unpack_slice_mut(packed: &mut [Self]) -> &mut [Goldilocks] {
+        layout::unpack_mut::<Self>(packed)
+    }
+}
+
+/// Panics unless `block_len` is a valid `interleave` block length for `width` lanes.
+#[inline(always)]
+pub(crate) fn check_block_len(block_len: usize, width: usize) {
+    assert!(
+        block_len.is_power_of_two() && block_len <= width,
+        "interleave: block_len {block_len} must be a power of two no larger than WIDTH = {width}"
+    );
+}

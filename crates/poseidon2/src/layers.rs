@@ -1,0 +1,304 @@
+//! The linear layers of the two parameter sets.
+//!
+//! External layer (both sets): a 4×4 matrix `M4` on each group of four, then every `s_i`
+//! gains the sum of all `s_j` with `j ≡ i (mod 4)` (the matrix `circ(2·M4, M4, …, M4)`).
+//! Internal layer: `s_i ← D_i·s_i + Σ_j s_j`.
+
+use aurum_goldilocks::{Goldilocks, PackedField};
+
+/// The two linear layers of one parameter set at width `W`.
+pub trait LinearLayers<const W: usize>: Send + Sync + 'static {
+    /// The parameter set's name (for display and benchmark ids).
+    const NAME: &'static str;
+
+    /// The internal diagonal `D` as field elements (for the reference implementation and
+    /// for layers that multiply by it in general).
+    fn internal_diagonal() -> [Goldilocks; W];
+
+    /// `x ← M4 · x`.
+    fn apply_m4<P: PackedField>(x: &mut [P; 4]);
+
+    /// `s_i ← D_i·s_i + sum`, given `sum = Σ_j s_j`.
+    fn internal_diagonal_plus_sum<P: PackedField>(
+        state: &mut [P; W],
+        sum: P,
+        diagonal: &[Goldilocks; W],
+    );
+}
+
+/// The external layer: `M4` per group of four, then the column sums.
+#[inline(always)]
+pub fn external_layer<L: LinearLayers<W>, P: PackedField, const W: usize>(state: &mut [P; W]) {
+    for group in state.as_chunks_mut::<4>().0 {
+        L::apply_m4(group);
+    }
+    let mut sums = [state[0], state[1], state[2], state[3]];
+    for group in state[4..].as_chunks::<4>().0 {
+        for k in 0..4 {
+            sums[k] += group[k];
+        }
+    }
+    for (i, s) in state.iter_mut().enumerate() {
+        *s += sums[i % 4];
+    }
+}
+
+/// Plonky3's parameter set (the default of Plonky3 ≥ 0.5 and `p3-goldilocks` 0.8).
+///
+/// `M4 = [[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]]`, and internal diagonals of small
+/// constants `±1, ±2, ±3, ±4, ±1/2^k` so that the internal layer is additions, doublings and
+/// halvings only — no general multiplication.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Plonky3Layers;
+
+/// Horizen Labs' parameter set (the reference instance of the Poseidon2 paper).
+///
+/// `M4 = [[5,7,1,3],[4,6,1,1],[1,3,5,7],[1,1,4,6]]` and full-size internal diagonals.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HorizenLabsLayers;
+
+/// Plonky3's `M4` with 9 additions and 2 doublings:
+/// `y0 = s + x0 + 2x1`, `y1 = s + x1 + 2x2`, `y2 = s + x2 + 2x3`, `y3 = s + x3 + 2x0`.
+#[inline(always)]
+fn plonky3_m4<P: PackedField>(x: &mut [P; 4]) {
+    let t01 = x[0] + x[1];
+    let t23 = x[2] + x[3];
+    let t0123 = t01 + t23;
+    let t01123 = t0123 + x[1];
+    let t01233 = t0123 + x[3];
+    x[3] = t01233 + x[0].double();
+    x[1] = t01123 + x[2].double();
+    x[0] = t01123 + t01;
+    x[2] = t01233 + t23;
+}
+
+/// Horizen Labs' `M4` with the addition chain of the Poseidon2 paper (appendix B).
+#[inline(always)]
+fn horizen_labs_m4<P: PackedField>(x: &mut [P; 4]) {
+    let t0 = x[0] + x[1];
+    let t1 = x[2] + x[3];
+    let t2 = x[1].double() + t1;
+    let t3 = x[3].double() + t0;
+    let t4 = t1.double().double() + t3;
+    let t5 = t0.double().double() + t2;
+    let t6 = t3 + t5;
+    let t7 = t2 + t4;
+    *x = [t6, t5, t7, t4];
+}
+
+/// `x · 3`.
+#[inline(always)]
+fn triple<P: PackedField>(x: P) -> P {
+    x.double() + x
+}
+
+/// `x · 4`.
+#[inline(always)]
+fn quadruple<P: PackedField>(x: P) -> P {
+    x.double().double()
+}
+
+/// `x / 2^k` by `k` halvings (3 instructions each on AVX-512), for small `k`.
+#[inline(always)]
+fn halve_times<P: PackedField>(mut x: P, k: u32) -> P {
+    for _ in 0..k {
+        x = x.halve();
+    }
+    x
+}
+
+/// `x / 2^32 = x − x·2^32`, because `2^-32 ≡ 1 − 2^32 (mod p)`.
+#[inline(always)]
+fn div_2_32<P: PackedField>(x: P) -> P {
+    x - x.mul_2exp(32)
+}
+
+/// A small diagonal entry, as Plonky3 specifies them.
+#[derive(Clone, Copy, Debug)]
+enum Small {
+    /// `n ∈ {1, 2, 3, 4}`
+    Pos(u32),
+    /// `−n`
+    Neg(u32),
+    /// `1/2^k`
+    InvPow2(u32),
+    /// `−1/2^k`
+    NegInvPow2(u32),
+}
+
+impl Small {
+    fn value(self) -> Goldilocks {
+        match self {
+            Small::Pos(n) => Goldilocks::from(n),
+            Small::Neg(n) => -Goldilocks::from(n),
+            Small::InvPow2(k) => Goldilocks::ONE.div_2exp(u64::from(k)),
+            Small::NegInvPow2(k) => -Goldilocks::ONE.div_2exp(u64::from(k)),
+        }
+    }
+
+    /// `sum + self·x`.
+    #[inline(always)]
+    fn apply<P: PackedField>(self, x: P, sum: P) -> P {
+        let scaled = |k: u32| {
+            if k == 32 {
+                div_2_32(x)
+            } else {
+                halve_times(x, k)
+            }
+        };
+        match self {
+            Small::Pos(1) => sum + x,
+            Small::Pos(2) => sum + x.double(),
+            Small::Pos(3) => sum + triple(x),
+            Small::Pos(4) => sum + quadruple(x),
+            Small::Neg(1) => sum - x,
+            Small::Neg(2) => sum - x.double(),
+            Small::Neg(3) => sum - triple(x),
+            Small::Neg(4) => sum - quadruple(x),
+            Small::InvPow2(k) => sum + scaled(k),
+            Small::NegInvPow2(k) => sum - scaled(k),
+            Small::Pos(n) | Small::Neg(n) => unreachable!("no diagonal entry ±{n}"),
+        }
+    }
+}
+
+use Small::{InvPow2 as Half, Neg, NegInvPow2 as NegHalf, Pos};
+
+/// Plonky3's W8 diagonal `[−2, 1, 2, 1/2, 3, −1/2, −3, −4]`.
+const PLONKY3_DIAG_8: [Small; 8] = [
+    Neg(2),
+    Pos(1),
+    Pos(2),
+    Half(1),
+    Pos(3),
+    NegHalf(1),
+    Neg(3),
+    Neg(4),
+];
+/// Plonky3's W12 diagonal `[−2, 1, 2, 1/2, 3, 4, −1/2, −3, −4, 1/2², −1/2², 1/2³]`.
+const PLONKY3_DIAG_12: [Small; 12] = [
+    Neg(2),
+    Pos(1),
+    Pos(2),
+    Half(1),
+    Pos(3),
+    Pos(4),
+    NegHalf(1),
+    Neg(3),
+    Neg(4),
+    Half(2),
+    NegHalf(2),
+    Half(3),
+];
+/// Plonky3's W16 diagonal
+/// `[−2, 1, 2, 1/2, 3, 4, −1/2, −3, −4, 1/2³, 1/2⁴, 1/2⁵, −1/2³, −1/2⁴, −1/2⁵, 1/2³²]`.
+const PLONKY3_DIAG_16: [Small; 16] = [
+    Neg(2),
+    Pos(1),
+    Pos(2),
+    Half(1),
+    Pos(3),
+    Pos(4),
+    NegHalf(1),
+    Neg(3),
+    Neg(4),
+    Half(3),
+    Half(4),
+    Half(5),
+    NegHalf(3),
+    NegHalf(4),
+    NegHalf(5),
+    Half(32),
+];
+
+macro_rules! plonky3_width {
+    ($w:literal, $diag:ident) => {
+        impl LinearLayers<$w> for Plonky3Layers {
+            const NAME: &'static str = "plonky3";
+
+            fn internal_diagonal() -> [Goldilocks; $w] {
+                $diag.map(Small::value)
+            }
+
+            #[inline(always)]
+            fn apply_m4<P: PackedField>(x: &mut [P; 4]) {
+                plonky3_m4(x);
+            }
+
+            #[inline(always)]
+            fn internal_diagonal_plus_sum<P: PackedField>(
+                state: &mut [P; $w],
+                sum: P,
+                _: &[Goldilocks; $w],
+            ) {
+                for (s, d) in state.iter_mut().zip($diag) {
+                    *s = d.apply(*s, sum);
+                }
+            }
+        }
+    };
+}
+
+plonky3_width!(8, PLONKY3_DIAG_8);
+plonky3_width!(12, PLONKY3_DIAG_12);
+plonky3_width!(16, PLONKY3_DIAG_16);
+
+/// Horizen Labs' W8 internal diagonal (`D_i = μ_i − 1` of the reference implementation).
+const HORIZEN_LABS_DIAG_8: [u64; 8] = [
+    0xa98811a1fed4e3a5,
+    0x1cc48b54f377e2a0,
+    0xe40cd4f6c5609a26,
+    0x11de79ebca97a4a3,
+    0x9177c73d8b7e929c,
+    0x2a6fe8085797e791,
+    0x3de6e93329f8d5ad,
+    0x3f7af9125da962fe,
+];
+
+/// Horizen Labs' W12 internal diagonal.
+const HORIZEN_LABS_DIAG_12: [u64; 12] = [
+    0xc3b6c08e23ba9300,
+    0xd84b5de94a324fb6,
+    0x0d0c371c5b35b84f,
+    0x7964f570e7188037,
+    0x5daf18bbd996604b,
+    0x6743bc47b9595257,
+    0x5528b9362c59bb70,
+    0xac45e25b7127b68b,
+    0xa2077d7dfbb606b5,
+    0xf3faac6faee378ae,
+    0x0c6388b51545e883,
+    0xd27dbb6944917b60,
+];
+
+macro_rules! horizen_labs_width {
+    ($w:literal, $diag:ident) => {
+        impl LinearLayers<$w> for HorizenLabsLayers {
+            const NAME: &'static str = "horizen-labs";
+
+            fn internal_diagonal() -> [Goldilocks; $w] {
+                $diag
+                    .map(|d| Goldilocks::from_canonical(d).expect("diagonal entries are canonical"))
+            }
+
+            #[inline(always)]
+            fn apply_m4<P: PackedField>(x: &mut [P; 4]) {
+                horizen_labs_m4(x);
+            }
+
+            #[inline(always)]
+            fn internal_diagonal_plus_sum<P: PackedField>(
+                state: &mut [P; $w],
+                sum: P,
+                diagonal: &[Goldilocks; $w],
+            ) {
+                for (s, d) in state.iter_mut().zip(diagonal) {
+                    *s = *s * *d + sum;
+                }
+            }
+        }
+    };
+}
+
+horizen_labs_width!(8, HORIZEN_LABS_DIAG_8);
+horizen_labs_width!(12, HORIZEN_LABS_DIAG_12);

@@ -1,0 +1,232 @@
+//! Poseidon2 over Goldilocks, bit-exact with Plonky3 (`p3-goldilocks` 0.8) and with the
+//! Horizen Labs reference instance, packed on every backend of `aurum-goldilocks`.
+//!
+//! Widths 8, 12, 16 (Horizen Labs: 8, 12); S-box `x^7`; 4 + 4 external rounds around 22
+//! internal rounds:
+//!
+//! ```text
+//! state = E(state)
+//! 4 ×  { s_i = S(s_i + RC_init[r][i]);  state = E(state) }
+//! 22 × { s_0 = S(s_0 + RC_int[r]);      s_i = D_i·s_i + Σ_j s_j }
+//! 4 ×  { s_i = S(s_i + RC_term[r][i]);  state = E(state) }
+//! ```
+//!
+//! Round constants come from the Grain LFSR of the Poseidon2 reference
+//! ([`aurum_symmetric::grain`], instance: Goldilocks, α = 7, R_F = 8, R_P = 22, width W),
+//! computed when a permutation is built and drawn in round order, only as many as each round
+//! uses: `4·W` for the initial external rounds, 22 for the internal rounds, `4·W` for the
+//! terminal ones (`R_F·W + R_P` in all). The known answers of Plonky3 and Horizen Labs pin
+//! this layout down (drawing a full `W` per internal round does not reproduce them).
+//!
+//! The permutation implements [`aurum_symmetric::Permutation`]: one generic, batched packed
+//! form (`B` states interleaved round by round), from which the scalar, packed, bulk
+//! ([`aurum_symmetric::permute_many`]), sponge and compression forms follow.
+
+mod layers;
+pub mod reference;
+
+use core::marker::PhantomData;
+
+use aurum_goldilocks::{Backend, Goldilocks, PackedField};
+use aurum_symmetric::Permutation;
+use aurum_symmetric::grain::{Grain, GrainParams};
+
+pub use layers::{HorizenLabsLayers, LinearLayers, Plonky3Layers, external_layer};
+
+/// External rounds before (and after) the internal rounds.
+pub const HALF_EXTERNAL_ROUNDS: usize = 4;
+/// Internal (partial) rounds.
+pub const INTERNAL_ROUNDS: usize = 22;
+
+/// The round constants of one instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundConstants<const W: usize> {
+    /// Constants of the 4 initial external rounds.
+    pub initial: [[Goldilocks; W]; HALF_EXTERNAL_ROUNDS],
+    /// Constants of the 22 internal rounds (added to `s_0`).
+    pub internal: [Goldilocks; INTERNAL_ROUNDS],
+    /// Constants of the 4 terminal external rounds.
+    pub terminal: [[Goldilocks; W]; HALF_EXTERNAL_ROUNDS],
+}
+
+impl<const W: usize> RoundConstants<W> {
+    /// Generates the constants with the Grain LFSR of the Poseidon2 reference.
+    #[must_use]
+    pub fn generate() -> Self {
+        let width = u16::try_from(W).expect("width fits the Grain seed");
+        let mut grain = Grain::new(GrainParams::goldilocks(width));
+        // Drawn in round order, only as many as each round uses.
+        let initial = core::array::from_fn(|_| core::array::from_fn(|_| grain.next_goldilocks()));
+        let internal = core::array::from_fn(|_| grain.next_goldilocks());
+        let terminal = core::array::from_fn(|_| core::array::from_fn(|_| grain.next_goldilocks()));
+        Self {
+            initial,
+            internal,
+            terminal,
+        }
+    }
+}
+
+/// The Poseidon2 permutation with linear layers `L` at width `W`.
+#[derive(Clone, Debug)]
+pub struct Poseidon2<L, const W: usize> {
+    constants: RoundConstants<W>,
+    diagonal: [Goldilocks; W],
+    batch: BatchTable,
+    _layers: PhantomData<L>,
+}
+
+/// Poseidon2 with Plonky3's parameters (`Poseidon2Goldilocks<W>` in `p3-goldilocks`).
+pub type Poseidon2Goldilocks<const W: usize> = Poseidon2<Plonky3Layers, W>;
+/// Poseidon2 with Horizen Labs' reference parameters.
+pub type Poseidon2HorizenLabs<const W: usize> = Poseidon2<HorizenLabsLayers, W>;
+
+impl<L: LinearLayers<W>, const W: usize> Default for Poseidon2<L, W> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
+    /// The instance with generated round constants.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::with_constants(RoundConstants::generate())
+    }
+
+    /// The instance with the given round constants (e.g. for tests).
+    #[must_use]
+    pub fn with_constants(constants: RoundConstants<W>) -> Self {
+        Self {
+            constants,
+            diagonal: L::internal_diagonal(),
+            batch: BatchTable::measured(W),
+            _layers: PhantomData,
+        }
+    }
+
+    /// The round constants.
+    #[must_use]
+    pub fn constants(&self) -> &RoundConstants<W> {
+        &self.constants
+    }
+
+    /// Overrides the batch size bulk calls use on every backend (benchmarks compare them).
+    #[must_use]
+    pub fn with_batch_size(mut self, batch: usize) -> Self {
+        assert!(
+            aurum_symmetric::BATCH_SIZES.contains(&batch),
+            "batch size must be 1, 2 or 4"
+        );
+        self.batch = BatchTable {
+            per_backend: [batch; 4],
+        };
+        self
+    }
+}
+
+/// The batch size per backend for bulk work.
+#[derive(Clone, Copy, Debug)]
+struct BatchTable {
+    /// Indexed like `Backend::ALL`: scalar, avx2, avx512, neon.
+    per_backend: [usize; 4],
+}
+
+impl BatchTable {
+    /// Measured with `benches/poseidon2.rs` (`poseidon2/batch/*`) on Zen 4 for x86; NEON from
+    /// the batched-permute study in `shared/seeds/001` (B = 2 best, B = 4 loses to it) since
+    /// qemu timings say nothing about Arm cores.
+    fn measured(width: usize) -> Self {
+        let _ = width;
+        Self {
+            per_backend: [1, 2, 2, 2],
+        }
+    }
+
+    fn get(self, backend: Backend) -> usize {
+        let index = Backend::ALL.iter().position(|b| *b == backend).unwrap_or(0);
+        self.per_backend[index]
+    }
+}
+
+/// `Σ values` as a balanced tree of additions (short dependency chains).
+#[inline(always)]
+fn tree_sum<P: PackedField>(values: &[P]) -> P {
+    match values.len() {
+        0 => P::ZERO,
+        1 => values[0],
+        n => {
+            let (left, right) = values.split_at(n / 2);
+            tree_sum(left) + tree_sum(right)
+        }
+    }
+}
+
+/// `x + c` for every element, then `x^7`, computed stage by stage across all `B·W` elements so
+/// that the four dependent multiplications of each S-box overlap with the other elements'.
+#[inline(always)]
+fn add_constants_and_sbox<P: PackedField, const W: usize, const B: usize>(
+    states: &mut [[P; W]; B],
+    constants: &[Goldilocks; W],
+) {
+    for state in states.iter_mut() {
+        for (s, c) in state.iter_mut().zip(constants) {
+            *s += *c;
+        }
+    }
+    for state in states.iter_mut() {
+        for s in state.iter_mut() {
+            *s = s.exp7();
+        }
+    }
+}
+
+impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
+    #[inline(always)]
+    fn external_rounds<P: PackedField, const B: usize>(
+        states: &mut [[P; W]; B],
+        rounds: &[[Goldilocks; W]; HALF_EXTERNAL_ROUNDS],
+    ) {
+        for constants in rounds {
+            add_constants_and_sbox(states, constants);
+            for state in states.iter_mut() {
+                external_layer::<L, P, W>(state);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn internal_rounds<P: PackedField, const B: usize>(&self, states: &mut [[P; W]; B]) {
+        for &constant in &self.constants.internal {
+            // The sum of s_1.. does not depend on the S-box of s_0: start it first so both
+            // dependency chains run side by side.
+            let mut partial_sums = [P::ZERO; B];
+            for (sum, state) in partial_sums.iter_mut().zip(states.iter()) {
+                *sum = tree_sum(&state[1..]);
+            }
+            for state in states.iter_mut() {
+                state[0] = (state[0] + constant).exp7();
+            }
+            for (state, partial) in states.iter_mut().zip(partial_sums) {
+                let sum = partial + state[0];
+                L::internal_diagonal_plus_sum(state, sum, &self.diagonal);
+            }
+        }
+    }
+}
+
+impl<L: LinearLayers<W>, const W: usize> Permutation<W> for Poseidon2<L, W> {
+    #[inline(always)]
+    fn permute_batch<P: PackedField, const B: usize>(&self, states: &mut [[P; W]; B]) {
+        for state in states.iter_mut() {
+            external_layer::<L, P, W>(state);
+        }
+        Self::external_rounds(states, &self.constants.initial);
+        self.internal_rounds(states);
+        Self::external_rounds(states, &self.constants.terminal);
+    }
+
+    fn batch_size(&self, backend: Backend) -> usize {
+        self.batch.get(backend)
+    }
+}

@@ -1,0 +1,92 @@
+//! What Aurum's permutations have in common, written once:
+//!
+//! * [`Permutation`]: a width-`W` permutation of Goldilocks states with a *batched packed*
+//!   form — `B` states of `P::WIDTH` lanes each, whose rounds are interleaved in one function
+//!   scope (see `../shared/seeds/001`: a call boundary between `permute(a); permute(b)` hides
+//!   the cross-state parallelism from LLVM and the out-of-order core).
+//! * [`permute_many`]: the bulk entry point — packs states into lanes, picks the backend at run
+//!   time and the batch size `B` the permutation measured best for it, and runs rayon-parallel.
+//! * [`PaddingFreeSponge`] and [`TruncatedPermutation`]: the hash and 2-to-1 compression shapes
+//!   Merkle trees use (Plonky3's `PaddingFreeSponge<_, W, RATE, OUT>` and
+//!   `TruncatedPermutation<_, 2, OUT, W>`; plonky2's `hash_no_pad` and `two_to_one` are the
+//!   same constructions at width 12).
+//! * [`grain`]: the Grain LFSR round-constant generator of the Poseidon papers.
+
+pub mod grain;
+mod many;
+mod sponge;
+
+pub use many::{PERMUTE_MANY_PARALLEL_THRESHOLD, PermuteMany, permute_many};
+pub use sponge::{LengthError, PaddingFreeSponge, TruncatedPermutation};
+
+use aurum_goldilocks::{Backend, Goldilocks, PackedField};
+
+/// Batch sizes a [`Permutation`] can be run at.
+pub const BATCH_SIZES: [usize; 3] = [1, 2, 4];
+
+/// A permutation of `[Goldilocks; W]`.
+///
+/// Implementations provide one generic, batched, packed form; everything else (scalar calls,
+/// bulk calls, sponges, compression) is built on it.
+pub trait Permutation<const W: usize>: Send + Sync {
+    /// Permutes `B` independent states of packed lanes (`B · P::WIDTH` states in all).
+    ///
+    /// The round structure must be written once with the `B` states interleaved inside each
+    /// round (all states' constant additions, then all S-boxes, then all linear layers), and
+    /// the whole body must be `#[inline(always)]` so that it runs inside the backend's
+    /// `#[target_feature]` entry point (see `aurum_goldilocks::dispatch`).
+    fn permute_batch<P: PackedField, const B: usize>(&self, states: &mut [[P; W]; B]);
+
+    /// The batch size bulk calls use on `backend` (one of [`BATCH_SIZES`]); implementations
+    /// return the size measured fastest there.
+    fn batch_size(&self, backend: Backend) -> usize {
+        let _ = backend;
+        1
+    }
+
+    /// Permutes one state in place (scalar).
+    #[inline]
+    fn permute(&self, state: &mut [Goldilocks; W]) {
+        let mut states = [*state];
+        self.permute_batch::<Goldilocks, 1>(&mut states);
+        *state = states[0];
+    }
+
+    /// Returns the permutation of `state` (scalar).
+    #[inline]
+    #[must_use]
+    fn permuted(&self, state: [Goldilocks; W]) -> [Goldilocks; W] {
+        let mut state = state;
+        self.permute(&mut state);
+        state
+    }
+
+    /// Permutes one packed state (`P::WIDTH` states in lanes).
+    #[inline(always)]
+    fn permute_packed<P: PackedField>(&self, state: &mut [P; W]) {
+        let mut states = [*state];
+        self.permute_batch::<P, 1>(&mut states);
+        *state = states[0];
+    }
+}
+
+/// Gathers `P::WIDTH` states (lane `l` = `states[l]`) into packed form.
+#[inline(always)]
+pub fn pack_states<P: PackedField, const W: usize>(states: &[[Goldilocks; W]]) -> [P; W] {
+    debug_assert_eq!(states.len(), P::WIDTH);
+    core::array::from_fn(|i| P::from_fn(|lane| states[lane][i]))
+}
+
+/// Scatters a packed state back to `P::WIDTH` states (the inverse of [`pack_states`]).
+#[inline(always)]
+pub fn unpack_states<P: PackedField, const W: usize>(
+    packed: &[P; W],
+    states: &mut [[Goldilocks; W]],
+) {
+    debug_assert_eq!(states.len(), P::WIDTH);
+    for (i, p) in packed.iter().enumerate() {
+        for (lane, x) in p.as_slice().iter().enumerate() {
+            states[lane][i] = *x;
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! `permute_many`: the runtime-dispatched, rayon-parallel bulk permutation.
+
+use aurum_goldilocks::{Goldilocks, Kernel, PackedField, dispatch};
+use rayon::prelude::*;
+
+use crate::{Permutation, pack_states, unpack_states};
+
+/// Below this many states `permute_many` stays on the calling thread.
+pub const PERMUTE_MANY_PARALLEL_THRESHOLD: usize = 512;
+/// States per rayon task (a multiple of every backend's `WIDTH · B`).
+const CHUNK_STATES: usize = 256;
+
+/// Permutes `states` on one thread with packed type `P` (see [`permute_many`]).
+#[derive(Debug)]
+pub struct PermuteMany<'a, Perm, const W: usize> {
+    /// The permutation.
+    pub perm: &'a Perm,
+    /// The states, permuted in place.
+    pub states: &'a mut [[Goldilocks; W]],
+    /// Batch size to use instead of the permutation's own choice (benchmarks compare them).
+    pub batch: Option<usize>,
+}
+
+impl<Perm: Permutation<W>, const W: usize> Kernel for PermuteMany<'_, Perm, W> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        match self
+            .batch
+            .unwrap_or_else(|| self.perm.batch_size(P::BACKEND))
+        {
+            4 => permute_in_batches::<P, Perm, W, 4>(self.perm, self.states),
+            2 => permute_in_batches::<P, Perm, W, 2>(self.perm, self.states),
+            _ => permute_in_batches::<P, Perm, W, 1>(self.perm, self.states),
+        }
+    }
+}
+
+/// Packs `B · WIDTH` states at a time into lanes and runs the batched permutation; the last
+/// partial group goes through one packed state at a time, its missing lanes zero-filled.
+#[inline(always)]
+fn permute_in_batches<P: PackedField, Perm: Permutation<W>, const W: usize, const B: usize>(
+    perm: &Perm,
+    states: &mut [[Goldilocks; W]],
+) {
+    let mut groups = states.chunks_exact_mut(P::WIDTH * B);
+    for group in &mut groups {
+        let mut packed: [[P; W]; B] =
+            core::array::from_fn(|b| pack_states::<P, W>(&group[b * P::WIDTH..(b + 1) * P::WIDTH]));
+        perm.permute_batch::<P, B>(&mut packed);
+        for (b, p) in packed.iter().enumerate() {
+            unpack_states(p, &mut group[b * P::WIDTH..(b + 1) * P::WIDTH]);
+        }
+    }
+    for tail in groups.into_remainder().chunks_mut(P::WIDTH) {
+        let mut packed: [[P; W]; 1] = [core::array::from_fn(|i| {
+            P::from_fn(|lane| tail.get(lane).map_or(Goldilocks::ZERO, |s| s[i]))
+        })];
+        perm.permute_batch::<P, 1>(&mut packed);
+        for (i, p) in packed[0].iter().enumerate() {
+            for (state, x) in tail.iter_mut().zip(p.as_slice()) {
+                state[i] = *x;
+            }
+        }
+    }
+}
+
+/// Permutes every state in place: states are packed into the lanes of the backend selected at
+/// run time (fast without RUSTFLAGS), grouped by the permutation's preferred batch size, and
+/// spread over rayon's threads above [`PERMUTE_MANY_PARALLEL_THRESHOLD`] states.
+pub fn permute_many<Perm: Permutation<W>, const W: usize>(
+    perm: &Perm,
+    states: &mut [[Goldilocks; W]],
+) {
+    if states.len() < PERMUTE_MANY_PARALLEL_THRESHOLD {
+        dispatch(PermuteMany {
+            perm,
+            states,
+            batch: None,
+        });
+    } else {
+        states.par_chunks_mut(CHUNK_STATES).for_each(|states| {
+            dispatch(PermuteMany {
+                perm,
+                states,
+                batch: None,
+            })
+        });
+    }
+}

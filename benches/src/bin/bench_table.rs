@@ -94,14 +94,18 @@ fn human_time(ns: f64) -> String {
     }
 }
 
-/// The peer a function of ours is compared with: the peer on the same backend (`aurum-avx2`
-/// ↔ `p3-avx2`), else, for benchmarks that are not per backend, the group's only peer.
+/// The peer a function of ours is compared with: the peer on the same backend
+/// (`aurum-avx2[-b2]` ↔ `p3-avx2`), else, for benchmarks that are not per backend, the
+/// group's only peer.
 fn peer_for<'a>(group: &str, ours: &str, peers: &[&'a String]) -> Option<&'a String> {
-    let backend = ours.rsplit('-').next().unwrap_or(ours);
+    let backend = ours.split('-').nth(1).unwrap_or(ours);
     if let Some(p) = peers.iter().find(|p| p.rsplit('-').next() == Some(backend)) {
         return Some(p);
     }
-    let per_backend = group.starts_with("throughput") || group.starts_with("latency");
+    let per_backend = group.starts_with("throughput")
+        || group.starts_with("latency")
+        || group.ends_with("/packed")
+        || group.ends_with("/latency");
     (!per_backend && peers.len() == 1).then(|| peers[0])
 }
 

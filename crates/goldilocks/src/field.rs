@@ -40,6 +40,35 @@ pub struct Goldilocks {
     value: u64,
 }
 
+/// A field element stored in canonical form (`< p`), for constants that are added to packed
+/// vectors many times (round constants): [`crate::PackedField::add_canonical`] can skip the
+/// canonicalisation of its operand, which `+` must do for an arbitrary `Goldilocks`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct Canonical(Goldilocks);
+
+impl Canonical {
+    /// `x`, reduced to its canonical representation.
+    #[inline]
+    #[must_use]
+    pub const fn new(x: Goldilocks) -> Self {
+        Self(Goldilocks::from_raw(x.as_canonical_u64()))
+    }
+
+    /// The element.
+    #[inline(always)]
+    #[must_use]
+    pub const fn get(self) -> Goldilocks {
+        self.0
+    }
+}
+
+impl From<Goldilocks> for Canonical {
+    fn from(x: Goldilocks) -> Self {
+        Self::new(x)
+    }
+}
+
 /// A value that is not the canonical encoding of a field element (it is `≥ p`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NonCanonical {
@@ -264,11 +293,11 @@ impl Goldilocks {
     /// `self^7`, the S-box of Poseidon and Poseidon2 over Goldilocks.
     #[inline]
     #[must_use]
-    pub const fn exp7(self) -> Self {
-        let x2 = self.square_const();
-        let x3 = x2.mul_const(self);
-        let x4 = x2.square_const();
-        x3.mul_const(x4)
+    pub fn exp7(self) -> Self {
+        let x2 = self.square();
+        let x3 = x2 * self;
+        let x4 = x2.square();
+        x3 * x4
     }
 
     /// The multiplicative inverse, or `None` for zero.

@@ -12,7 +12,7 @@ use core::fmt;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 use crate::backend::layout;
-use crate::{Backend, Goldilocks};
+use crate::{Backend, Canonical, Goldilocks};
 
 /// A slice whose length does not fit what the packed layout needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +97,13 @@ pub unsafe trait PackedField:
     /// `x / 2` per lane.
     fn halve(self) -> Self;
 
+    /// `x + c` per lane for a constant known to be canonical: cheaper than `+`, which must
+    /// canonicalise an arbitrary operand first.
+    #[inline(always)]
+    fn add_canonical(self, c: Canonical) -> Self {
+        self + c.get()
+    }
+
     /// `x · c` per lane for a small constant `c < 2^32`; backends make this much cheaper than
     /// a full multiplication (a 64×32-bit product needs a lighter reduction).
     #[inline(always)]
@@ -146,6 +153,17 @@ pub unsafe trait PackedField:
     /// Panics unless `block_len` is a power of two no larger than `WIDTH`.
     fn interleave(self, other: Self, block_len: usize) -> (Self, Self);
 
+    /// `Σ values` per lane, reducing once at the end instead of after every addition (the
+    /// SIMD backends count carries and fold them in with one multiplication).
+    #[inline(always)]
+    fn sum_deferred(values: &[Self]) -> Self {
+        let mut sum = Self::ZERO;
+        for x in values {
+            sum += *x;
+        }
+        sum
+    }
+
     /// The sum of all lanes.
     #[inline]
     fn sum_lanes(self) -> Goldilocks {
@@ -153,7 +171,7 @@ pub unsafe trait PackedField:
     }
 
     /// Builds a vector from a function of the lane index.
-    #[inline]
+    #[inline(always)]
     fn from_fn<F: FnMut(usize) -> Goldilocks>(mut f: F) -> Self {
         let mut out = Self::ZERO;
         for (i, lane) in out.as_slice_mut().iter_mut().enumerate() {

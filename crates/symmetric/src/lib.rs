@@ -74,7 +74,14 @@ pub trait Permutation<const W: usize>: Send + Sync {
 #[inline(always)]
 pub fn pack_states<P: PackedField, const W: usize>(states: &[[Goldilocks; W]]) -> [P; W] {
     debug_assert_eq!(states.len(), P::WIDTH);
-    core::array::from_fn(|i| P::from_fn(|lane| states[lane][i]))
+    // Plain loops rather than `core::array::from_fn` inside kernels: see `aurum_goldilocks::dispatch`.
+    let mut packed = [P::ZERO; W];
+    for (lane, state) in states.iter().enumerate() {
+        for (p, x) in packed.iter_mut().zip(state) {
+            p.as_slice_mut()[lane] = *x;
+        }
+    }
+    packed
 }
 
 /// Scatters a packed state back to `P::WIDTH` states (the inverse of [`pack_states`]).

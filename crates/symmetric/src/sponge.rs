@@ -42,6 +42,19 @@ fn expect_len(what: &'static str, expected: usize, found: usize) -> Result<(), L
     }
 }
 
+/// The first `OUT` elements of each state (plain loops, not `core::array::from_fn`, inside
+/// kernels: see `aurum_goldilocks::dispatch`).
+#[inline(always)]
+fn truncate_states<P: PackedField, const W: usize, const OUT: usize, const B: usize>(
+    states: &[[P; W]; B],
+) -> [[P; OUT]; B] {
+    let mut out = [[P::ZERO; OUT]; B];
+    for (o, s) in out.iter_mut().zip(states) {
+        o.copy_from_slice(&s[..OUT]);
+    }
+    out
+}
+
 /// Rows (or pairs) per rayon task in the bulk entry points.
 const ROWS_PER_TASK: usize = 256;
 /// Below this many rows the bulk entry points stay on the calling thread.
@@ -106,7 +119,7 @@ impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize>
             self.perm.permute_batch::<P, B>(&mut states);
             start += block;
         }
-        core::array::from_fn(|b| core::array::from_fn(|i| states[b][i]))
+        truncate_states(&states)
     }
 
     /// Hashes every row of a row-major matrix (`data.len() = digests.len() · row_len`), on the
@@ -246,7 +259,7 @@ impl<Perm: Permutation<W>, const W: usize, const OUT: usize> TruncatedPermutatio
             state[OUT..2 * OUT].copy_from_slice(right);
         }
         self.perm.permute_batch::<P, B>(&mut states);
-        core::array::from_fn(|b| core::array::from_fn(|i| states[b][i]))
+        truncate_states(&states)
     }
 
     /// One Merkle layer: `parents[i] = compress(children[2i], children[2i + 1])`, on the

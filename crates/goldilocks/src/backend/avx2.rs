@@ -16,7 +16,7 @@ use core::mem::transmute;
 use super::impl_packed_ops;
 use crate::field::{EPSILON, HALF_P_PLUS_ONE, P};
 use crate::packed::check_block_len;
-use crate::{Backend, Goldilocks, Kernel, PackedField};
+use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField};
 
 const WIDTH: usize = 4;
 const SIGN_BIT: u64 = 1 << 63;
@@ -124,6 +124,36 @@ unsafe impl PackedField for PackedAvx2 {
     #[inline(always)]
     fn mul_small(self, c: u32) -> Self {
         Self::from_vector(mul_small(self.to_vector(), c))
+    }
+
+    #[inline(always)]
+    fn sum_deferred(values: &[Self]) -> Self {
+        let Some((first, rest)) = values.split_first() else {
+            return Self::ZERO;
+        };
+        // SAFETY: see the module docs (only reachable on AVX2 CPUs).
+        unsafe {
+            // The running sum is kept shifted, so each carry test is one signed compare.
+            let mut sum_s = shift(first.to_vector());
+            let mut carries = _mm256_setzero_si256();
+            for x in rest {
+                let x = x.to_vector();
+                let prev_s = sum_s;
+                sum_s = _mm256_add_epi64(sum_s, x);
+                // Wrapped iff the new sum is below the old one; the mask is −1 per carry.
+                carries = _mm256_sub_epi64(carries, _mm256_cmpgt_epi64(prev_s, sum_s));
+            }
+            // Each carry dropped 2^64 ≡ EPSILON; fewer than 2^32 carries keep the fold < p.
+            let fold = _mm256_mul_epu32(carries, set1(EPSILON));
+            Self::from_vector(shift(add_no_double_overflow_s(fold, sum_s)))
+        }
+    }
+
+    #[inline(always)]
+    fn add_canonical(self, c: Canonical) -> Self {
+        // A canonical operand cannot make the sum carry twice.
+        let c_s = set1(c.get().raw() ^ SIGN_BIT);
+        Self::from_vector(shift(add_no_double_overflow_s(self.to_vector(), c_s)))
     }
 
     #[inline(always)]
@@ -291,7 +321,7 @@ fn reduce128(hi: __m256i, lo: __m256i) -> __m256i {
         let borrow = _mm256_cmpgt_epi64(t0_s, lo_s);
         let t0_s = _mm256_sub_epi64(t0_s, _mm256_srli_epi64::<32>(borrow));
         // hi_lo·EPSILON < p, so the sum below needs one carry fix-up at most.
-        let t1 = _mm256_mul_epu32(hi, set1(EPSILON));
+        let t1 = _mm256_mul_epu32(hi, core::hint::black_box(set1(EPSILON)));
         shift(add_no_double_overflow_s(t1, t0_s))
     }
 }

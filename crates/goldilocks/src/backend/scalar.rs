@@ -1,7 +1,7 @@
 //! The portable backend: `Goldilocks` itself is a packed field of width 1.
 
 use crate::field::{EPSILON, halve_raw};
-use crate::{Backend, Goldilocks, PackedField};
+use crate::{Backend, Canonical, Goldilocks, PackedField};
 
 // SAFETY: `Goldilocks` is `#[repr(transparent)]` over `u64`, i.e. the layout of
 // `[Goldilocks; 1]`, and uses no CPU-specific instructions.
@@ -40,6 +40,17 @@ unsafe impl PackedField for Goldilocks {
     #[inline(always)]
     fn mul_2exp(self, exp: u64) -> Self {
         Goldilocks::mul_2exp(self, exp)
+    }
+
+    #[inline(always)]
+    fn sum_deferred(values: &[Self]) -> Self {
+        values.iter().copied().sum()
+    }
+
+    #[inline(always)]
+    fn add_canonical(self, c: Canonical) -> Self {
+        // A canonical operand cannot make the sum carry twice.
+        Goldilocks::from_raw(add_then_fold_carry(self.raw(), c.get().raw()))
     }
 
     #[inline(always)]
@@ -129,7 +140,7 @@ fn branch_hint() {
 }
 
 /// `x + y`, adding `EPSILON` back if the sum carried (no double carry may occur: true when
-/// `y ≤ 2^64 − 2^33 + 1`). On x86-64 the add and the carry mask are one opaque `add; sbb`
+/// `y < p`, since a carried sum is then at most `2^64 − 2^32 − 1`). On x86-64 the add and the carry mask are one opaque `add; sbb`
 /// pair, which also keeps LLVM from vectorising the surrounding scalar code.
 #[inline(always)]
 pub(crate) fn add_then_fold_carry(x: u64, y: u64) -> u64 {

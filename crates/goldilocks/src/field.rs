@@ -40,30 +40,50 @@ pub struct Goldilocks {
     value: u64,
 }
 
-/// A field element stored in canonical form (`< p`), for constants that are added to packed
-/// vectors many times (round constants): [`crate::PackedField::add_canonical`] can skip the
-/// canonicalisation of its operand, which `+` must do for an arbitrary `Goldilocks`.
+/// A value whose every lane is stored canonically (`< p`): a `Goldilocks` or a packed vector.
+///
+/// `+` must canonicalise an arbitrary operand before adding; an operand known to be canonical
+/// skips that ([`crate::PackedField::add_canonical`]). Round constants are kept as
+/// `Canonical<Goldilocks>` and broadcast; a sum added to many elements is canonicalised once
+/// ([`crate::PackedField::canonicalize`]). The wrapper can only be built canonical.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(transparent)]
-pub struct Canonical(Goldilocks);
+pub struct Canonical<T = Goldilocks>(T);
 
-impl Canonical {
+impl Canonical<Goldilocks> {
     /// `x`, reduced to its canonical representation.
     #[inline]
     #[must_use]
     pub const fn new(x: Goldilocks) -> Self {
         Self(Goldilocks::from_raw(x.as_canonical_u64()))
     }
+}
 
-    /// The element.
+impl<T: Copy> Canonical<T> {
+    /// The value.
     #[inline(always)]
     #[must_use]
-    pub const fn get(self) -> Goldilocks {
+    pub const fn get(self) -> T {
         self.0
+    }
+
+    /// Wraps a value the caller has just made canonical (backends only).
+    #[inline(always)]
+    pub(crate) const fn new_unchecked(value: T) -> Self {
+        Self(value)
     }
 }
 
-impl From<Goldilocks> for Canonical {
+impl<P: crate::PackedField> Canonical<P> {
+    /// A canonical constant in every lane.
+    #[inline(always)]
+    #[must_use]
+    pub fn broadcast(c: Canonical<Goldilocks>) -> Self {
+        Self(P::broadcast(c.0))
+    }
+}
+
+impl From<Goldilocks> for Canonical<Goldilocks> {
     fn from(x: Goldilocks) -> Self {
         Self::new(x)
     }

@@ -97,10 +97,20 @@ pub unsafe trait PackedField:
     /// `x / 2` per lane.
     fn halve(self) -> Self;
 
-    /// `x + c` per lane for a constant known to be canonical: cheaper than `+`, which must
+    /// Every lane reduced to its canonical representation.
+    #[inline(always)]
+    fn canonicalize(self) -> Canonical<Self> {
+        let mut out = self;
+        for x in out.as_slice_mut() {
+            *x = Goldilocks::from_u64(x.as_canonical_u64());
+        }
+        Canonical::new_unchecked(out)
+    }
+
+    /// `x + c` per lane for an operand known to be canonical: cheaper than `+`, which must
     /// canonicalise an arbitrary operand first.
     #[inline(always)]
-    fn add_canonical(self, c: Canonical) -> Self {
+    fn add_canonical(self, c: Canonical<Self>) -> Self {
         self + c.get()
     }
 

@@ -93,8 +93,10 @@ impl Kernel for AllOps {
         record("sub_scalar", &|x, y| x - y.as_slice()[0]);
         record("mul_scalar", &|x, y| x * y.as_slice()[0]);
         record("add_canonical_scalar", &|x, y| {
-            x.add_canonical(Canonical::new(y.as_slice()[0]))
+            x.add_canonical(Canonical::broadcast(Canonical::new(y.as_slice()[0])))
         });
+        record("add_canonical", &|x, y| x.add_canonical(y.canonicalize()));
+        record("canonicalize", &|x, _| x.canonicalize().get());
         record("add_assign", &|mut x, y| {
             x += y;
             x

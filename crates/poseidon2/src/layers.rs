@@ -4,7 +4,7 @@
 //! gains the sum of all `s_j` with `j ≡ i (mod 4)` (the matrix `circ(2·M4, M4, …, M4)`).
 //! Internal layer: `s_i ← D_i·s_i + Σ_j s_j`.
 
-use aurum_goldilocks::{Goldilocks, PackedField};
+use aurum_goldilocks::{Canonical, Goldilocks, PackedField};
 
 /// The two linear layers of one parameter set at width `W`.
 pub trait LinearLayers<const W: usize>: Send + Sync + 'static {
@@ -38,8 +38,14 @@ pub fn external_layer<L: LinearLayers<W>, P: PackedField, const W: usize>(state:
             sums[k] += group[k];
         }
     }
+    // Each column sum is added to W/4 elements: canonicalise it once so those additions can
+    // skip canonicalising their operand.
+    let mut column_sums = [Canonical::default(); 4];
+    for (c, sum) in column_sums.iter_mut().zip(sums) {
+        *c = sum.canonicalize();
+    }
     for (i, s) in state.iter_mut().enumerate() {
-        *s += sums[i % 4];
+        *s = s.add_canonical(column_sums[i % 4]);
     }
 }
 
@@ -182,12 +188,14 @@ const PLONKY3_DIAG_16: [Small; 16] = [
 #[inline(always)]
 fn plonky3_internal_8<P: PackedField>(s: &mut [P; 8], sum: P) {
     let [s0, s1, s2, s3, s4, s5, s6, s7] = *s;
+    // `sum` is added to every positive term: canonicalised once, each addition is cheaper.
+    let plus = sum.canonicalize();
     *s = [
         sum - s0.double(),
-        sum + s1,
-        sum + s2.double(),
-        sum + s3.halve(),
-        sum + triple(s4),
+        s1.add_canonical(plus),
+        s2.double().add_canonical(plus),
+        s3.halve().add_canonical(plus),
+        triple(s4).add_canonical(plus),
         sum - s5.halve(),
         sum - triple(s6),
         sum - quadruple(s7),
@@ -198,19 +206,20 @@ fn plonky3_internal_8<P: PackedField>(s: &mut [P; 8], sum: P) {
 #[inline(always)]
 fn plonky3_internal_12<P: PackedField>(s: &mut [P; 12], sum: P) {
     let [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11] = *s;
+    let plus = sum.canonicalize();
     *s = [
         sum - s0.double(),
-        sum + s1,
-        sum + s2.double(),
-        sum + s3.halve(),
-        sum + triple(s4),
-        sum + quadruple(s5),
+        s1.add_canonical(plus),
+        s2.double().add_canonical(plus),
+        s3.halve().add_canonical(plus),
+        triple(s4).add_canonical(plus),
+        quadruple(s5).add_canonical(plus),
         sum - s6.halve(),
         sum - triple(s7),
         sum - quadruple(s8),
-        sum + s9.halve().halve(),
+        s9.halve().halve().add_canonical(plus),
         sum - s10.halve().halve(),
-        sum + s11.halve().halve().halve(),
+        s11.halve().halve().halve().add_canonical(plus),
     ];
 }
 
@@ -236,23 +245,24 @@ fn plonky3_internal_16<P: PackedField>(s: &mut [P; 16], sum: P) {
         s15,
     ] = *s;
     let div8 = |x: P| x.halve().halve().halve();
+    let plus = sum.canonicalize();
     *s = [
         sum - s0.double(),
-        sum + s1,
-        sum + s2.double(),
-        sum + s3.halve(),
-        sum + triple(s4),
-        sum + quadruple(s5),
+        s1.add_canonical(plus),
+        s2.double().add_canonical(plus),
+        s3.halve().add_canonical(plus),
+        triple(s4).add_canonical(plus),
+        quadruple(s5).add_canonical(plus),
         sum - s6.halve(),
         sum - triple(s7),
         sum - quadruple(s8),
-        sum + div8(s9),
-        sum + div8(s10).halve(),
-        sum + div8(s11).halve().halve(),
+        div8(s9).add_canonical(plus),
+        div8(s10).halve().add_canonical(plus),
+        div8(s11).halve().halve().add_canonical(plus),
         sum - div8(s12),
         sum - div8(s13).halve(),
         sum - div8(s14).halve().halve(),
-        sum + div_2_32(s15),
+        div_2_32(s15).add_canonical(plus),
     ];
 }
 

@@ -179,7 +179,7 @@ fn add_constants_and_sbox<P: PackedField, const W: usize, const B: usize>(
 ) {
     for state in states.iter_mut() {
         for (s, c) in state.iter_mut().zip(constants) {
-            *s = s.add_canonical(*c);
+            *s = s.add_canonical(Canonical::broadcast(*c));
         }
     }
     // Plain loops, not `core::array::from_fn`: a closure that LLVM declines to inline would run
@@ -230,7 +230,9 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
                 *sum = P::sum_deferred(&state[1..]);
             }
             for state in states.iter_mut() {
-                state[0] = state[0].add_canonical(constant).exp7();
+                state[0] = state[0]
+                    .add_canonical(Canonical::broadcast(constant))
+                    .exp7();
             }
             for (state, partial) in states.iter_mut().zip(partial_sums) {
                 let sum = partial + state[0];

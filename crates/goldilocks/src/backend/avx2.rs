@@ -150,9 +150,16 @@ unsafe impl PackedField for PackedAvx2 {
     }
 
     #[inline(always)]
-    fn add_canonical(self, c: Canonical) -> Self {
+    fn canonicalize(self) -> Canonical<Self> {
+        Canonical::new_unchecked(Self::from_vector(shift(canonicalize_s(shift(
+            self.to_vector(),
+        )))))
+    }
+
+    #[inline(always)]
+    fn add_canonical(self, c: Canonical<Self>) -> Self {
         // A canonical operand cannot make the sum carry twice.
-        let c_s = set1(c.get().raw() ^ SIGN_BIT);
+        let c_s = shift(c.get().to_vector());
         Self::from_vector(shift(add_no_double_overflow_s(self.to_vector(), c_s)))
     }
 

@@ -171,11 +171,16 @@ unsafe impl PackedField for PackedNeon {
     }
 
     #[inline(always)]
-    fn add_canonical(self, c: Canonical) -> Self {
+    fn canonicalize(self) -> Canonical<Self> {
+        Canonical::new_unchecked(Self::from_vector(canonicalize(self.to_vector())))
+    }
+
+    #[inline(always)]
+    fn add_canonical(self, c: Canonical<Self>) -> Self {
         // A canonical operand cannot make the sum carry twice.
         Self::from_vector(add_no_double_overflow(
             self.to_vector(),
-            set1(c.get().raw()),
+            c.get().to_vector(),
         ))
     }
 

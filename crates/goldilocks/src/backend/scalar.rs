@@ -48,7 +48,12 @@ unsafe impl PackedField for Goldilocks {
     }
 
     #[inline(always)]
-    fn add_canonical(self, c: Canonical) -> Self {
+    fn canonicalize(self) -> Canonical<Self> {
+        Canonical::new(self)
+    }
+
+    #[inline(always)]
+    fn add_canonical(self, c: Canonical<Self>) -> Self {
         // A canonical operand cannot make the sum carry twice.
         Goldilocks::from_raw(add_then_fold_carry(self.raw(), c.get().raw()))
     }

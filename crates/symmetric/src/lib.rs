@@ -17,7 +17,10 @@ mod many;
 mod sponge;
 
 pub use many::{PERMUTE_MANY_PARALLEL_THRESHOLD, PermuteMany, permute_many};
-pub use sponge::{LengthError, PaddingFreeSponge, TruncatedPermutation};
+pub use sponge::{
+    CompressLayer, Compressor, HashRows, Hasher, LengthError, PaddingFreeSponge,
+    TruncatedPermutation, compress_layer, hash_rows, truncate_states, unpack_digests,
+};
 
 use aurum_goldilocks::{Backend, Goldilocks, PackedField};
 

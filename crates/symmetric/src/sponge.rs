@@ -1,8 +1,10 @@
-//! The sponge and compression shapes of Merkle trees, scalar, packed/batched and bulk.
+//! The hash and compression shapes of Merkle trees — scalar, packed/batched and bulk — behind
+//! two small traits, so that every leaf-hash mode (Plonky3's sponge, plonky2's `hash_or_noop`,
+//! Polygon's `linear_hash`, …) and every node compression shares one dispatched bulk driver.
 
 use core::fmt;
 
-use aurum_goldilocks::{Goldilocks, Kernel, PackedField, dispatch};
+use aurum_goldilocks::{Backend, Goldilocks, Kernel, PackedField, dispatch};
 use rayon::prelude::*;
 
 use crate::Permutation;
@@ -42,10 +44,48 @@ fn expect_len(what: &'static str, expected: usize, found: usize) -> Result<(), L
     }
 }
 
+/// Rows (or pairs) per rayon task in the bulk entry points.
+const ROWS_PER_TASK: usize = 256;
+/// Below this many rows the bulk entry points stay on the calling thread.
+const PARALLEL_ROWS: usize = 512;
+
+/// Hashes a sequence of field elements to an `OUT`-element digest.
+pub trait Hasher<const OUT: usize>: Send + Sync {
+    /// Hashes one input.
+    fn hash(&self, input: &[Goldilocks]) -> [Goldilocks; OUT];
+
+    /// Hashes `B · P::WIDTH` inputs of `len` elements at once, input `(b, lane)` in lane `lane`
+    /// of batch `b`; `element(b, lane, k)` returns its `k`-th element. Must be
+    /// `#[inline(always)]` (it runs inside dispatched kernels).
+    fn hash_packed<P: PackedField, const B: usize>(
+        &self,
+        len: usize,
+        element: impl FnMut(usize, usize, usize) -> Goldilocks,
+    ) -> [[P; OUT]; B];
+
+    /// The batch size bulk calls use on `backend`.
+    fn batch_size(&self, backend: Backend) -> usize;
+}
+
+/// Compresses two `OUT`-element digests into one.
+pub trait Compressor<const OUT: usize>: Send + Sync {
+    /// Compresses one pair.
+    fn compress(&self, pair: [[Goldilocks; OUT]; 2]) -> [Goldilocks; OUT];
+
+    /// Compresses `B · P::WIDTH` pairs held in lanes. Must be `#[inline(always)]`.
+    fn compress_packed<P: PackedField, const B: usize>(
+        &self,
+        pairs: &[[[P; OUT]; 2]; B],
+    ) -> [[P; OUT]; B];
+
+    /// The batch size bulk calls use on `backend`.
+    fn batch_size(&self, backend: Backend) -> usize;
+}
+
 /// The first `OUT` elements of each state (plain loops, not `core::array::from_fn`, inside
 /// kernels: see `aurum_goldilocks::dispatch`).
 #[inline(always)]
-fn truncate_states<P: PackedField, const W: usize, const OUT: usize, const B: usize>(
+pub fn truncate_states<P: PackedField, const W: usize, const OUT: usize, const B: usize>(
     states: &[[P; W]; B],
 ) -> [[P; OUT]; B] {
     let mut out = [[P::ZERO; OUT]; B];
@@ -55,10 +95,20 @@ fn truncate_states<P: PackedField, const W: usize, const OUT: usize, const B: us
     out
 }
 
-/// Rows (or pairs) per rayon task in the bulk entry points.
-const ROWS_PER_TASK: usize = 256;
-/// Below this many rows the bulk entry points stay on the calling thread.
-const PARALLEL_ROWS: usize = 512;
+/// Writes packed digests back to per-lane digests: `out[b · WIDTH + lane] = digests[b][·][lane]`.
+#[inline(always)]
+pub fn unpack_digests<P: PackedField, const OUT: usize, const B: usize>(
+    digests: &[[P; OUT]; B],
+    out: &mut [[Goldilocks; OUT]],
+) {
+    for (b, digest) in digests.iter().enumerate() {
+        for (i, p) in digest.iter().enumerate() {
+            for (lane, x) in p.as_slice().iter().enumerate() {
+                out[b * P::WIDTH + lane][i] = *x;
+            }
+        }
+    }
+}
 
 /// An overwrite-mode sponge without padding, for fixed-length inputs: start from the zero
 /// state; for each block of `RATE` elements overwrite `state[..len]` with it and permute (a
@@ -87,22 +137,33 @@ impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize>
         Self { perm }
     }
 
-    /// Hashes one input.
-    #[must_use]
-    pub fn hash(&self, input: &[Goldilocks]) -> [Goldilocks; OUT] {
+    /// Hashes every row of a row-major matrix (see [`hash_rows`]).
+    pub fn hash_rows(
+        &self,
+        data: &[Goldilocks],
+        row_len: usize,
+        digests: &mut [[Goldilocks; OUT]],
+    ) -> Result<(), LengthError> {
+        hash_rows(self, data, row_len, digests)
+    }
+}
+
+impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize> Hasher<OUT>
+    for PaddingFreeSponge<Perm, W, RATE, OUT>
+{
+    fn hash(&self, input: &[Goldilocks]) -> [Goldilocks; OUT] {
         let mut state = [Goldilocks::ZERO; W];
         for block in input.chunks(RATE) {
             state[..block.len()].copy_from_slice(block);
             self.perm.permute(&mut state);
         }
-        core::array::from_fn(|i| state[i])
+        let mut out = [Goldilocks::ZERO; OUT];
+        out.copy_from_slice(&state[..OUT]);
+        out
     }
 
-    /// Hashes `B · P::WIDTH` inputs of `len` elements at once, input `(b, lane)` in lane `lane`
-    /// of batch `b`; `element(b, lane, k)` returns its `k`-th element. Used by Merkle leaf
-    /// hashing, where the inputs are matrix rows.
     #[inline(always)]
-    pub fn hash_packed<P: PackedField, const B: usize>(
+    fn hash_packed<P: PackedField, const B: usize>(
         &self,
         len: usize,
         mut element: impl FnMut(usize, usize, usize) -> Goldilocks,
@@ -122,100 +183,8 @@ impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize>
         truncate_states(&states)
     }
 
-    /// Hashes every row of a row-major matrix (`data.len() = digests.len() · row_len`), on the
-    /// backend selected at run time and in parallel for many rows.
-    pub fn hash_rows(
-        &self,
-        data: &[Goldilocks],
-        row_len: usize,
-        digests: &mut [[Goldilocks; OUT]],
-    ) -> Result<(), LengthError> {
-        expect_len(
-            "hash_rows: data (rows × row_len)",
-            digests.len() * row_len,
-            data.len(),
-        )?;
-        if digests.len() < PARALLEL_ROWS || row_len == 0 {
-            dispatch(HashRows {
-                sponge: self,
-                data,
-                row_len,
-                digests,
-            });
-        } else {
-            digests
-                .par_chunks_mut(ROWS_PER_TASK)
-                .zip(data.par_chunks(ROWS_PER_TASK * row_len))
-                .for_each(|(digests, data)| {
-                    dispatch(HashRows {
-                        sponge: self,
-                        data,
-                        row_len,
-                        digests,
-                    })
-                });
-        }
-        Ok(())
-    }
-}
-
-/// One thread's share of [`PaddingFreeSponge::hash_rows`].
-struct HashRows<'a, Perm, const W: usize, const RATE: usize, const OUT: usize> {
-    sponge: &'a PaddingFreeSponge<Perm, W, RATE, OUT>,
-    data: &'a [Goldilocks],
-    row_len: usize,
-    digests: &'a mut [[Goldilocks; OUT]],
-}
-
-impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize> Kernel
-    for HashRows<'_, Perm, W, RATE, OUT>
-{
-    type Output = ();
-
-    #[inline(always)]
-    fn run<P: PackedField>(self) {
-        match self.sponge.perm.batch_size(P::BACKEND) {
-            4 => hash_rows_batched::<P, Perm, W, RATE, OUT, 4>(self),
-            2 => hash_rows_batched::<P, Perm, W, RATE, OUT, 2>(self),
-            _ => hash_rows_batched::<P, Perm, W, RATE, OUT, 1>(self),
-        }
-    }
-}
-
-#[inline(always)]
-fn hash_rows_batched<
-    P: PackedField,
-    Perm: Permutation<W>,
-    const W: usize,
-    const RATE: usize,
-    const OUT: usize,
-    const B: usize,
->(
-    job: HashRows<'_, Perm, W, RATE, OUT>,
-) {
-    let HashRows {
-        sponge,
-        data,
-        row_len,
-        digests,
-    } = job;
-    let group = P::WIDTH * B;
-    let full = digests.len() - digests.len() % group;
-    for (g, out) in digests[..full].chunks_exact_mut(group).enumerate() {
-        let base = g * group;
-        let hashed = sponge.hash_packed::<P, B>(row_len, |b, lane, k| {
-            data[(base + b * P::WIDTH + lane) * row_len + k]
-        });
-        for (b, digest) in hashed.iter().enumerate() {
-            for (i, p) in digest.iter().enumerate() {
-                for (lane, x) in p.as_slice().iter().enumerate() {
-                    out[b * P::WIDTH + lane][i] = *x;
-                }
-            }
-        }
-    }
-    for (r, out) in digests.iter_mut().enumerate().skip(full) {
-        *out = sponge.hash(&data[r * row_len..(r + 1) * row_len]);
+    fn batch_size(&self, backend: Backend) -> usize {
+        self.perm.batch_size(backend)
     }
 }
 
@@ -237,19 +206,31 @@ impl<Perm: Permutation<W>, const W: usize, const OUT: usize> TruncatedPermutatio
         Self { perm }
     }
 
-    /// Compresses two digests into one.
-    #[must_use]
-    pub fn compress(&self, [left, right]: [[Goldilocks; OUT]; 2]) -> [Goldilocks; OUT] {
+    /// One Merkle layer (see [`compress_layer`]).
+    pub fn compress_layer(
+        &self,
+        children: &[[Goldilocks; OUT]],
+        parents: &mut [[Goldilocks; OUT]],
+    ) -> Result<(), LengthError> {
+        compress_layer(self, children, parents)
+    }
+}
+
+impl<Perm: Permutation<W>, const W: usize, const OUT: usize> Compressor<OUT>
+    for TruncatedPermutation<Perm, W, OUT>
+{
+    fn compress(&self, [left, right]: [[Goldilocks; OUT]; 2]) -> [Goldilocks; OUT] {
         let mut state = [Goldilocks::ZERO; W];
         state[..OUT].copy_from_slice(&left);
         state[OUT..2 * OUT].copy_from_slice(&right);
         self.perm.permute(&mut state);
-        core::array::from_fn(|i| state[i])
+        let mut out = [Goldilocks::ZERO; OUT];
+        out.copy_from_slice(&state[..OUT]);
+        out
     }
 
-    /// Compresses `B · P::WIDTH` pairs held in lanes.
     #[inline(always)]
-    pub fn compress_packed<P: PackedField, const B: usize>(
+    fn compress_packed<P: PackedField, const B: usize>(
         &self,
         pairs: &[[[P; OUT]; 2]; B],
     ) -> [[P; OUT]; B] {
@@ -262,74 +243,161 @@ impl<Perm: Permutation<W>, const W: usize, const OUT: usize> TruncatedPermutatio
         truncate_states(&states)
     }
 
-    /// One Merkle layer: `parents[i] = compress(children[2i], children[2i + 1])`, on the
-    /// backend selected at run time and in parallel for wide layers.
-    pub fn compress_layer(
-        &self,
-        children: &[[Goldilocks; OUT]],
-        parents: &mut [[Goldilocks; OUT]],
-    ) -> Result<(), LengthError> {
-        expect_len(
-            "compress_layer: children (2 × parents)",
-            2 * parents.len(),
-            children.len(),
-        )?;
-        if parents.len() < PARALLEL_ROWS {
-            dispatch(CompressLayer {
-                compression: self,
-                children,
-                parents,
-            });
-        } else {
-            parents
-                .par_chunks_mut(ROWS_PER_TASK)
-                .zip(children.par_chunks(2 * ROWS_PER_TASK))
-                .for_each(|(parents, children)| {
-                    dispatch(CompressLayer {
-                        compression: self,
-                        children,
-                        parents,
-                    })
-                });
-        }
-        Ok(())
+    fn batch_size(&self, backend: Backend) -> usize {
+        self.perm.batch_size(backend)
     }
 }
 
-/// One thread's share of [`TruncatedPermutation::compress_layer`].
-struct CompressLayer<'a, Perm, const W: usize, const OUT: usize> {
-    compression: &'a TruncatedPermutation<Perm, W, OUT>,
-    children: &'a [[Goldilocks; OUT]],
-    parents: &'a mut [[Goldilocks; OUT]],
+/// Hashes every row of a row-major matrix (`data.len() = digests.len() · row_len`): rows are
+/// packed into the lanes of the backend selected at run time, batched, and spread over rayon's
+/// threads for many rows.
+pub fn hash_rows<H: Hasher<OUT>, const OUT: usize>(
+    hasher: &H,
+    data: &[Goldilocks],
+    row_len: usize,
+    digests: &mut [[Goldilocks; OUT]],
+) -> Result<(), LengthError> {
+    expect_len(
+        "hash_rows: data (rows × row_len)",
+        digests.len() * row_len,
+        data.len(),
+    )?;
+    if digests.len() < PARALLEL_ROWS || row_len == 0 {
+        dispatch(HashRows {
+            hasher,
+            data,
+            row_len,
+            digests,
+        });
+    } else {
+        digests
+            .par_chunks_mut(ROWS_PER_TASK)
+            .zip(data.par_chunks(ROWS_PER_TASK * row_len))
+            .for_each(|(digests, data)| {
+                dispatch(HashRows {
+                    hasher,
+                    data,
+                    row_len,
+                    digests,
+                })
+            });
+    }
+    Ok(())
 }
 
-impl<Perm: Permutation<W>, const W: usize, const OUT: usize> Kernel
-    for CompressLayer<'_, Perm, W, OUT>
-{
+/// One thread's share of [`hash_rows`].
+#[derive(Debug)]
+pub struct HashRows<'a, H, const OUT: usize> {
+    /// The hasher.
+    pub hasher: &'a H,
+    /// `digests.len()` rows of `row_len` elements.
+    pub data: &'a [Goldilocks],
+    /// Row length.
+    pub row_len: usize,
+    /// One digest per row.
+    pub digests: &'a mut [[Goldilocks; OUT]],
+}
+
+impl<H: Hasher<OUT>, const OUT: usize> Kernel for HashRows<'_, H, OUT> {
     type Output = ();
 
     #[inline(always)]
     fn run<P: PackedField>(self) {
-        match self.compression.perm.batch_size(P::BACKEND) {
-            4 => compress_layer_batched::<P, Perm, W, OUT, 4>(self),
-            2 => compress_layer_batched::<P, Perm, W, OUT, 2>(self),
-            _ => compress_layer_batched::<P, Perm, W, OUT, 1>(self),
+        match self.hasher.batch_size(P::BACKEND) {
+            4 => hash_rows_batched::<P, H, OUT, 4>(self),
+            2 => hash_rows_batched::<P, H, OUT, 2>(self),
+            _ => hash_rows_batched::<P, H, OUT, 1>(self),
         }
     }
 }
 
 #[inline(always)]
-fn compress_layer_batched<
-    P: PackedField,
-    Perm: Permutation<W>,
-    const W: usize,
-    const OUT: usize,
-    const B: usize,
->(
-    job: CompressLayer<'_, Perm, W, OUT>,
+fn hash_rows_batched<P: PackedField, H: Hasher<OUT>, const OUT: usize, const B: usize>(
+    job: HashRows<'_, H, OUT>,
+) {
+    let HashRows {
+        hasher,
+        data,
+        row_len,
+        digests,
+    } = job;
+    let group = P::WIDTH * B;
+    let full = digests.len() - digests.len() % group;
+    for (g, out) in digests[..full].chunks_exact_mut(group).enumerate() {
+        let base = g * group;
+        let hashed = hasher.hash_packed::<P, B>(row_len, |b, lane, k| {
+            data[(base + b * P::WIDTH + lane) * row_len + k]
+        });
+        unpack_digests(&hashed, out);
+    }
+    for (r, out) in digests.iter_mut().enumerate().skip(full) {
+        *out = hasher.hash(&data[r * row_len..(r + 1) * row_len]);
+    }
+}
+
+/// One Merkle layer: `parents[i] = compress(children[2i], children[2i + 1])`, on the backend
+/// selected at run time and in parallel for wide layers.
+pub fn compress_layer<C: Compressor<OUT>, const OUT: usize>(
+    compressor: &C,
+    children: &[[Goldilocks; OUT]],
+    parents: &mut [[Goldilocks; OUT]],
+) -> Result<(), LengthError> {
+    expect_len(
+        "compress_layer: children (2 × parents)",
+        2 * parents.len(),
+        children.len(),
+    )?;
+    if parents.len() < PARALLEL_ROWS {
+        dispatch(CompressLayer {
+            compressor,
+            children,
+            parents,
+        });
+    } else {
+        parents
+            .par_chunks_mut(ROWS_PER_TASK)
+            .zip(children.par_chunks(2 * ROWS_PER_TASK))
+            .for_each(|(parents, children)| {
+                dispatch(CompressLayer {
+                    compressor,
+                    children,
+                    parents,
+                })
+            });
+    }
+    Ok(())
+}
+
+/// One thread's share of [`compress_layer`].
+#[derive(Debug)]
+pub struct CompressLayer<'a, C, const OUT: usize> {
+    /// The compression.
+    pub compressor: &'a C,
+    /// `2 · parents.len()` digests.
+    pub children: &'a [[Goldilocks; OUT]],
+    /// The compressed pairs.
+    pub parents: &'a mut [[Goldilocks; OUT]],
+}
+
+impl<C: Compressor<OUT>, const OUT: usize> Kernel for CompressLayer<'_, C, OUT> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        match self.compressor.batch_size(P::BACKEND) {
+            4 => compress_layer_batched::<P, C, OUT, 4>(self),
+            2 => compress_layer_batched::<P, C, OUT, 2>(self),
+            _ => compress_layer_batched::<P, C, OUT, 1>(self),
+        }
+    }
+}
+
+#[inline(always)]
+fn compress_layer_batched<P: PackedField, C: Compressor<OUT>, const OUT: usize, const B: usize>(
+    job: CompressLayer<'_, C, OUT>,
 ) {
     let CompressLayer {
-        compression,
+        compressor,
         children,
         parents,
     } = job;
@@ -337,23 +405,21 @@ fn compress_layer_batched<
     let full = parents.len() - parents.len() % group;
     for (g, out) in parents[..full].chunks_exact_mut(group).enumerate() {
         let base = 2 * g * group;
-        let pairs: [[[P; OUT]; 2]; B] = core::array::from_fn(|b| {
-            core::array::from_fn(|side| {
-                core::array::from_fn(|i| {
-                    P::from_fn(|lane| children[base + 2 * (b * P::WIDTH + lane) + side][i])
-                })
-            })
-        });
-        let digests = compression.compress_packed::<P, B>(&pairs);
-        for (b, digest) in digests.iter().enumerate() {
-            for (i, p) in digest.iter().enumerate() {
-                for (lane, x) in p.as_slice().iter().enumerate() {
-                    out[b * P::WIDTH + lane][i] = *x;
+        let mut pairs = [[[P::ZERO; OUT]; 2]; B];
+        for (b, pair) in pairs.iter_mut().enumerate() {
+            for lane in 0..P::WIDTH {
+                let child = base + 2 * (b * P::WIDTH + lane);
+                for (side, digest) in pair.iter_mut().enumerate() {
+                    for (p, x) in digest.iter_mut().zip(&children[child + side]) {
+                        p.as_slice_mut()[lane] = *x;
+                    }
                 }
             }
         }
+        let digests = compressor.compress_packed::<P, B>(&pairs);
+        unpack_digests(&digests, out);
     }
     for (j, out) in parents.iter_mut().enumerate().skip(full) {
-        *out = compression.compress([children[2 * j], children[2 * j + 1]]);
+        *out = compressor.compress([children[2 * j], children[2 * j + 1]]);
     }
 }

@@ -68,7 +68,7 @@ impl<const W: usize> RoundConstants<W> {
 }
 
 /// The Poseidon2 permutation with linear layers `L` at width `W`.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Poseidon2<L, const W: usize> {
     constants: RoundConstants<W>,
     /// The same constants, as `Canonical` values for the cheaper packed addition.
@@ -82,6 +82,12 @@ pub struct Poseidon2<L, const W: usize> {
 pub type Poseidon2Goldilocks<const W: usize> = Poseidon2<Plonky3Layers, W>;
 /// Poseidon2 with Horizen Labs' reference parameters.
 pub type Poseidon2HorizenLabs<const W: usize> = Poseidon2<HorizenLabsLayers, W>;
+
+impl<L: LinearLayers<W>, const W: usize> core::fmt::Debug for Poseidon2<L, W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Poseidon2<{}, {W}>", L::NAME)
+    }
+}
 
 impl<L: LinearLayers<W>, const W: usize> Default for Poseidon2<L, W> {
     fn default() -> Self {

@@ -226,6 +226,21 @@ impl TreeShape {
         index >> (log2_ceil(self.max_height) - log2_ceil(self.dims[m].height))
     }
 
+    /// Permutations a full build costs, given the permutations of one leaf hash of `len`
+    /// elements (and one per compression).
+    #[must_use]
+    pub fn permutations(&self, leaf_permutations: impl Fn(usize) -> usize) -> usize {
+        let mut total = self.max_height * leaf_permutations(self.total_width(&self.leaves));
+        for layer in &self.layers {
+            total += layer.raw_len;
+            if !layer.injected.is_empty() {
+                total += layer.raw_len
+                    + layer.injected_height * leaf_permutations(self.total_width(&layer.injected));
+            }
+        }
+        total
+    }
+
     /// Sum of the widths of a list of matrices.
     pub(crate) fn total_width(&self, matrices: &[usize]) -> usize {
         matrices.iter().map(|&m| self.dims[m].width).sum()

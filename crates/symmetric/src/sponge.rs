@@ -65,6 +65,9 @@ pub trait Hasher<const OUT: usize>: Send + Sync {
 
     /// The batch size bulk calls use on `backend`.
     fn batch_size(&self, backend: Backend) -> usize;
+
+    /// Permutations one hash of `len` elements costs (for throughput reports).
+    fn permutations(&self, len: usize) -> usize;
 }
 
 /// Compresses two `OUT`-element digests into one.
@@ -185,6 +188,10 @@ impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize> 
 
     fn batch_size(&self, backend: Backend) -> usize {
         self.perm.batch_size(backend)
+    }
+
+    fn permutations(&self, len: usize) -> usize {
+        len.div_ceil(RATE)
     }
 }
 

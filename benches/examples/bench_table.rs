@@ -1,7 +1,7 @@
 //! Prints criterion medians as tables, one per benchmark group, with one column per saved
 //! baseline (build configuration), plus Aurum-vs-peer ratios.
 //!
-//! Usage: `cargo run -p aurum-benches --bin bench-table [CRITERION_DIR] [GROUP_PREFIX]`
+//! Usage: `cargo run -p aurum-benches --example bench-table [CRITERION_DIR] [GROUP_PREFIX]`
 //! (default directory `target/criterion`, as written by `scripts/bench.sh`).
 //!
 //! Ratios are "how many times faster Aurum is" from throughput (elements or states per ns),

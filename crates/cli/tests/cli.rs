@@ -163,7 +163,7 @@ fn bytes_file_packs_seven_bytes_per_element_with_an_end_marker() {
 #[test]
 fn bad_input_is_a_clear_error() {
     // A value ≥ p, named by row and column.
-    let mut values = vec![1u64; 12];
+    let mut values = [1u64; 12];
     values[7] = P;
     let path = temp("bad.bin");
     std::fs::write(

@@ -426,7 +426,9 @@ impl<C: MerkleConfig> Builder<'_, C> {
     fn parent_layer(&self, children: &[Digest], j: usize, first: usize, pad: bool) -> Vec<Digest> {
         let layer = &self.shape.layers[j - 1];
         let count = children.len() / 2;
-        let mut parents = vec![ZERO_DIGEST; count];
+        // Room for the padding digest up front: growing by one would double the allocation.
+        let mut parents = Vec::with_capacity(if pad { layer.len.max(count) } else { count });
+        parents.resize(count, ZERO_DIGEST);
         compress_layer(self.config.node(), &children[..2 * count], &mut parents)
             .expect("2·count children");
         // Positions past the computed length are padding, zero whatever their children.

@@ -1,0 +1,451 @@
+//! Single-threaded butterfly kernels, entered through runtime dispatch (see
+//! `aurum_goldilocks::dispatch`): everything here is `#[inline(always)]` so that it is
+//! compiled for the dispatched backend.
+//!
+//! Two vectorisations:
+//! * **across columns** (`width ≥ 2`): a butterfly combines two rows; lanes run along the
+//!   row, so a row pair is `width / WIDTH` packed butterflies with one broadcast twiddle
+//!   (plus a scalar tail for the last `width % WIDTH` columns);
+//! * **along the column** (`width = 1`): lanes hold consecutive elements, so layers with a
+//!   span of at least `WIDTH` load their twiddles as vectors, and the `log2(WIDTH)` layers
+//!   with smaller spans are done on pairs of vectors with `PackedField::interleave`
+//!   (a 2×2 block transpose that brings the butterfly partners into matching lanes).
+//!
+//! Flows: DIF (decimation in frequency) takes natural order to bit-reversed order, running
+//! its layers from the largest span down; DIT takes bit-reversed to natural, smallest span
+//! first. An optional `scale` is folded into the first layer executed (for `1/n` and
+//! similar), costing one multiplication per butterfly instead of a pass over memory.
+
+use aurum_goldilocks::{Goldilocks, Kernel, PackedField};
+
+use crate::twiddles::Twiddles;
+
+/// Which butterfly network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// Decimation in frequency: natural in, bit-reversed out; `(a, b) → (a + b, (a − b)·w)`.
+    Dif,
+    /// Decimation in time: bit-reversed in, natural out; `(a, b) → (a + b·w, a − b·w)`.
+    Dit,
+}
+
+/// One butterfly with twiddle `tw` (and, in a scaled layer, the extra factor `scale` already
+/// multiplied into `tw` for the DIT flow and applied to the sum in the DIF flow).
+#[inline(always)]
+fn butterfly<Q: PackedField>(flow: Flow, x: &mut Q, y: &mut Q, tw: Q) {
+    let (a, b) = (*x, *y);
+    match flow {
+        Flow::Dif => {
+            *x = a + b;
+            *y = (a - b) * tw;
+        }
+        Flow::Dit => {
+            let t = b * tw;
+            *x = a + t;
+            *y = a - t;
+        }
+    }
+}
+
+/// A butterfly whose twiddle is one.
+#[inline(always)]
+fn butterfly_one<Q: PackedField>(x: &mut Q, y: &mut Q) {
+    let (a, b) = (*x, *y);
+    *x = a + b;
+    *y = a - b;
+}
+
+/// A butterfly in the scaled (first) layer: the result is `scale ×` the plain butterfly's;
+/// `tw_scaled = tw · scale`.
+#[inline(always)]
+fn butterfly_scaled<Q: PackedField>(flow: Flow, x: &mut Q, y: &mut Q, tw_scaled: Q, scale: Q) {
+    let (a, b) = (*x, *y);
+    match flow {
+        Flow::Dif => {
+            *x = (a + b) * scale;
+            *y = (a - b) * tw_scaled;
+        }
+        Flow::Dit => {
+            let t = b * tw_scaled;
+            let a = a * scale;
+            *x = a + t;
+            *y = a - t;
+        }
+    }
+}
+
+/// The butterfly between two rows `lo` and `hi` (equal lengths) with one twiddle.
+#[inline(always)]
+fn butterfly_rows<P: PackedField>(
+    flow: Flow,
+    lo: &mut [Goldilocks],
+    hi: &mut [Goldilocks],
+    tw: Goldilocks,
+    is_one: bool,
+    scale: Option<Goldilocks>,
+) {
+    let (lo_p, lo_s) = P::pack_slice_with_suffix_mut(lo);
+    let (hi_p, hi_s) = P::pack_slice_with_suffix_mut(hi);
+    match scale {
+        Some(s) => {
+            let tws = tw * s;
+            let (tws_p, s_p) = (P::broadcast(tws), P::broadcast(s));
+            for (x, y) in lo_p.iter_mut().zip(hi_p) {
+                butterfly_scaled(flow, x, y, tws_p, s_p);
+            }
+            for (x, y) in lo_s.iter_mut().zip(hi_s) {
+                butterfly_scaled(flow, x, y, tws, s);
+            }
+        }
+        None if is_one => {
+            for (x, y) in lo_p.iter_mut().zip(hi_p) {
+                butterfly_one(x, y);
+            }
+            for (x, y) in lo_s.iter_mut().zip(hi_s) {
+                butterfly_one(x, y);
+            }
+        }
+        None => {
+            let tw_p = P::broadcast(tw);
+            for (x, y) in lo_p.iter_mut().zip(hi_p) {
+                butterfly(flow, x, y, tw_p);
+            }
+            for (x, y) in lo_s.iter_mut().zip(hi_s) {
+                butterfly(flow, x, y, tw);
+            }
+        }
+    }
+}
+
+/// The butterflies between two runs of consecutive elements of one column, with the
+/// consecutive twiddles `tws` (same length).
+#[inline(always)]
+fn butterfly_runs<Q: PackedField>(
+    flow: Flow,
+    lo: &mut [Goldilocks],
+    hi: &mut [Goldilocks],
+    tws: &[Goldilocks],
+    scale: Option<Goldilocks>,
+) {
+    let (lo_p, lo_s) = Q::pack_slice_with_suffix_mut(lo);
+    let (hi_p, hi_s) = Q::pack_slice_with_suffix_mut(hi);
+    let (tw_p, tw_s) = Q::pack_slice_with_suffix(tws);
+    match scale {
+        Some(s) => {
+            let s_p = Q::broadcast(s);
+            for ((x, y), t) in lo_p.iter_mut().zip(hi_p).zip(tw_p) {
+                butterfly_scaled(flow, x, y, *t * s_p, s_p);
+            }
+            for ((x, y), t) in lo_s.iter_mut().zip(hi_s).zip(tw_s) {
+                butterfly_scaled(flow, x, y, *t * s, s);
+            }
+        }
+        None => {
+            for ((x, y), t) in lo_p.iter_mut().zip(hi_p).zip(tw_p) {
+                butterfly(flow, x, y, *t);
+            }
+            for ((x, y), t) in lo_s.iter_mut().zip(hi_s).zip(tw_s) {
+                butterfly(flow, x, y, *t);
+            }
+        }
+    }
+}
+
+/// The layers of a `2^r`-point network in execution order, as spans `h` (butterfly partner
+/// distance) relative to a unit.
+#[inline(always)]
+fn layer_order(flow: Flow, r: usize, i: usize) -> usize {
+    match flow {
+        Flow::Dif => r - 1 - i,
+        Flow::Dit => i,
+    }
+}
+
+/// A full transform of every contiguous block of `2^log_block` rows in `values`.
+#[derive(Debug)]
+pub(crate) struct BlockPass<'a> {
+    pub values: &'a mut [Goldilocks],
+    pub width: usize,
+    pub log_block: usize,
+    pub twiddles: &'a Twiddles,
+    pub flow: Flow,
+    pub scale: Option<Goldilocks>,
+}
+
+impl Kernel for BlockPass<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        let block_len = self.width << self.log_block;
+        for block in self.values.chunks_exact_mut(block_len) {
+            if self.width == 1 {
+                if block.len() >= 2 * P::WIDTH {
+                    column_block::<P>(block, self.log_block, self.twiddles, self.flow, self.scale);
+                } else {
+                    column_block::<Goldilocks>(
+                        block,
+                        self.log_block,
+                        self.twiddles,
+                        self.flow,
+                        self.scale,
+                    );
+                }
+            } else {
+                row_block::<P>(
+                    block,
+                    self.width,
+                    self.log_block,
+                    self.twiddles,
+                    self.flow,
+                    self.scale,
+                );
+            }
+        }
+    }
+}
+
+/// One contiguous block, rows of `width ≥ 2`.
+#[inline(always)]
+fn row_block<P: PackedField>(
+    block: &mut [Goldilocks],
+    width: usize,
+    log_block: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+) {
+    for i in 0..log_block {
+        let log_span = layer_order(flow, log_block, i);
+        let span = 1usize << log_span;
+        let table = twiddles.level(log_span + 1);
+        let layer_scale = if i == 0 { scale } else { None };
+        for pair in block.chunks_exact_mut(2 * span * width) {
+            let (lo, hi) = pair.split_at_mut(span * width);
+            for (t, (lo_row, hi_row)) in lo
+                .chunks_exact_mut(width)
+                .zip(hi.chunks_exact_mut(width))
+                .enumerate()
+            {
+                butterfly_rows::<P>(flow, lo_row, hi_row, table[t], t == 0, layer_scale);
+            }
+        }
+    }
+    if log_block == 0
+        && let Some(s) = scale
+    {
+        scale_in_place::<P>(block, s);
+    }
+}
+
+/// Multiplies every element by `s`.
+#[inline(always)]
+pub(crate) fn scale_in_place<P: PackedField>(values: &mut [Goldilocks], s: Goldilocks) {
+    let (packed, suffix) = P::pack_slice_with_suffix_mut(values);
+    let s_p = P::broadcast(s);
+    for x in packed {
+        *x *= s_p;
+    }
+    for x in suffix {
+        *x *= s;
+    }
+}
+
+/// One contiguous single-column block of `2^log_block ≥ 2·Q::WIDTH` elements (or any size
+/// with `Q = Goldilocks`).
+#[inline(always)]
+fn column_block<Q: PackedField>(
+    block: &mut [Goldilocks],
+    log_block: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+) {
+    if log_block == 0 {
+        if let Some(s) = scale {
+            block[0] *= s;
+        }
+        return;
+    }
+    // Layers with span < WIDTH work inside pairs of vectors.
+    let log_width = Q::WIDTH.trailing_zeros() as usize;
+    let small = log_width.min(log_block);
+    let mut layer_scale = scale;
+    if flow == Flow::Dit && small > 0 {
+        small_span_layers::<Q>(block, small, twiddles, flow, layer_scale.take());
+    }
+    for i in 0..log_block - small {
+        let log_span = match flow {
+            Flow::Dif => log_block - 1 - i,
+            Flow::Dit => small + i,
+        };
+        let span = 1usize << log_span;
+        let table = &twiddles.level(log_span + 1)[..span];
+        let s = layer_scale.take();
+        for pair in block.chunks_exact_mut(2 * span) {
+            let (lo, hi) = pair.split_at_mut(span);
+            butterfly_runs::<Q>(flow, lo, hi, table, s);
+        }
+    }
+    if flow == Flow::Dif && small > 0 {
+        small_span_layers::<Q>(block, small, twiddles, flow, layer_scale.take());
+    }
+}
+
+/// The layers with spans `1, 2, …, 2^(count−1)` (all `< WIDTH`) on each pair of vectors:
+/// `interleave(…, span)` moves the partners of each butterfly into the same lane of two
+/// vectors, the butterfly runs on whole vectors, and the same interleave moves them back.
+#[inline(always)]
+fn small_span_layers<Q: PackedField>(
+    block: &mut [Goldilocks],
+    count: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+) {
+    debug_assert!(Q::WIDTH > 1 && block.len() >= 2 * Q::WIDTH);
+    // Lane l of the first interleaved vector holds the element at offset l mod span within
+    // its butterfly group, so its twiddle is table[l mod span].
+    let twiddle_vectors: Vec<Q> = (0..count)
+        .map(|log_span| {
+            let table = twiddles.level(log_span + 1);
+            Q::from_fn(|lane| table[lane % (1 << log_span)])
+        })
+        .collect();
+    let scale_p = scale.map(Q::broadcast);
+    let first_layer = match flow {
+        Flow::Dif => count - 1,
+        Flow::Dit => 0,
+    };
+    for pair in Q::pack_slice_mut(block).chunks_exact_mut(2) {
+        let (mut a, mut b) = (pair[0], pair[1]);
+        for i in 0..count {
+            let log_span = layer_order(flow, count, i);
+            let (mut x, mut y) = a.interleave(b, 1 << log_span);
+            match scale_p {
+                Some(s) if log_span == first_layer => {
+                    butterfly_scaled(flow, &mut x, &mut y, twiddle_vectors[log_span] * s, s);
+                }
+                _ if log_span == 0 => butterfly_one(&mut x, &mut y),
+                _ => butterfly(flow, &mut x, &mut y, twiddle_vectors[log_span]),
+            }
+            (a, b) = x.interleave(y, 1 << log_span);
+        }
+        pair[0] = a;
+        pair[1] = b;
+    }
+}
+
+/// `r` consecutive layers over `2^r` stripes: `stripes[i]` holds `rows` consecutive rows
+/// starting at row `t0` of the i-th of `2^r` stripes of `unit` rows each (consecutive stripes
+/// are `unit` rows apart in the matrix). The layers are those with spans
+/// `unit, 2·unit, …, 2^(r−1)·unit`; a butterfly pairs the same row of stripes `i` and `i + d`.
+#[derive(Debug)]
+pub(crate) struct StripePass<'a> {
+    pub stripes: Vec<&'a mut [Goldilocks]>,
+    pub width: usize,
+    pub rows: usize,
+    pub t0: usize,
+    pub log_unit: usize,
+    pub twiddles: &'a Twiddles,
+    pub flow: Flow,
+    pub scale: Option<Goldilocks>,
+}
+
+impl Kernel for StripePass<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(mut self) {
+        let r = self.stripes.len().trailing_zeros() as usize;
+        let unit = 1usize << self.log_unit;
+        let width = self.width;
+        for i in 0..r {
+            let log_d = layer_order(self.flow, r, i);
+            let d = 1usize << log_d;
+            let table = self.twiddles.level(self.log_unit + log_d + 1);
+            let layer_scale = if i == 0 { self.scale } else { None };
+            for group in (0..self.stripes.len()).step_by(2 * d) {
+                for k in 0..d {
+                    let (left, right) = self.stripes.split_at_mut(group + k + d);
+                    let lo = &mut *left[group + k];
+                    let hi = &mut *right[0];
+                    // Row b of stripe (group + k) is at offset (k·unit + t0 + b) within its
+                    // span-2d·unit butterfly group.
+                    let t_base = k * unit + self.t0;
+                    if width == 1 {
+                        let tws = &table[t_base..t_base + self.rows];
+                        butterfly_runs::<P>(self.flow, lo, hi, tws, layer_scale);
+                    } else {
+                        for (b, (lo_row, hi_row)) in lo
+                            .chunks_exact_mut(width)
+                            .zip(hi.chunks_exact_mut(width))
+                            .enumerate()
+                        {
+                            let t = t_base + b;
+                            butterfly_rows::<P>(
+                                self.flow,
+                                lo_row,
+                                hi_row,
+                                table[t],
+                                t == 0,
+                                layer_scale,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `dst[row j] = src[row j] · c·s^(j0 + j)` (or in place when `src` is `None`): the
+/// coefficient scaling of coset transforms.
+#[derive(Debug)]
+pub(crate) struct ScaleRows<'a> {
+    pub dst: &'a mut [Goldilocks],
+    pub src: Option<&'a [Goldilocks]>,
+    pub width: usize,
+    /// `c · s^(j0)`, the factor of the first row.
+    pub first: Goldilocks,
+    /// `s`.
+    pub ratio: Goldilocks,
+}
+
+impl Kernel for ScaleRows<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        if let Some(src) = self.src {
+            self.dst.copy_from_slice(src);
+        }
+        if self.width == 1 && self.dst.len() >= P::WIDTH {
+            // Lane l of the running factor holds c·s^(j0 + k·WIDTH + l).
+            let mut lane_factor = Goldilocks::ONE;
+            let factors_p = P::from_fn(|_| {
+                let f = self.first * lane_factor;
+                lane_factor *= self.ratio;
+                f
+            });
+            let step = P::broadcast(lane_factor); // s^WIDTH
+            let mut factor = factors_p;
+            let (packed, suffix) = P::pack_slice_with_suffix_mut(self.dst);
+            for x in packed.iter_mut() {
+                *x *= factor;
+                factor *= step;
+            }
+            let mut f = factor.as_slice()[0];
+            for x in suffix {
+                *x *= f;
+                f *= self.ratio;
+            }
+        } else {
+            let mut factor = self.first;
+            for row in self.dst.chunks_exact_mut(self.width) {
+                scale_in_place::<P>(row, factor);
+                factor *= self.ratio;
+            }
+        }
+    }
+}

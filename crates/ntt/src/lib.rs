@@ -1,0 +1,426 @@
+//! NTT and low-degree extension over Goldilocks, batched over the columns of a row-major
+//! matrix (the layout provers keep traces in).
+//!
+//! * [`Ntt::forward`] / [`Ntt::inverse`]: size `2^k` (`0 ≤ k ≤ 32`) transforms of every column,
+//!   in place, evaluations in natural or bit-reversed [`Order`].
+//! * [`Ntt::coset_forward`] / [`Ntt::coset_inverse`]: the same on a coset `shift · H`.
+//! * [`Ntt::coset_lde`]: interpolate each column on `H` and evaluate on `shift · H'`,
+//!   `|H'| = 2^added_bits · |H|` — the low-degree extension that feeds Merkle commitments.
+//! * [`Ntt::bit_reverse_rows`]: the permutation itself.
+//! * [`Domain`]: Plonky3's roots (the default; results equal `p3-dft` 0.8 element for
+//!   element), plonky2's, Polygon zkProver's, or custom ones.
+//! * Columns of [`Goldilocks`] or [`aurum_goldilocks::Goldilocks2`] ([`NttElement`]).
+//!
+//! ```
+//! use aurum_goldilocks::Goldilocks;
+//! use aurum_ntt::{Ntt, Order};
+//!
+//! let ntt = Ntt::default(); // Plonky3 domain, runtime-selected SIMD backend
+//! let width = 3;
+//! let coeffs: Vec<Goldilocks> = (0..8 * width as u32).map(Goldilocks::from).collect();
+//! let mut values = coeffs.clone();
+//! ntt.forward(&mut values, width, Order::Natural)?;
+//! ntt.inverse(&mut values, width, Order::Natural)?;
+//! assert_eq!(values, coeffs);
+//!
+//! // Blow-up 2 onto the coset 7·H', rows in bit-reversed order as Merkle trees commit them.
+//! let lde = ntt.coset_lde(&coeffs, width, 1, ntt.domain().shift(), Order::BitReversed)?;
+//! assert_eq!(lde.len(), 2 * coeffs.len());
+//! # Ok::<(), aurum_ntt::NttError>(())
+//! ```
+//!
+//! # How it is fast
+//! Butterflies are packed (`aurum_goldilocks::PackedField`) and run through runtime
+//! dispatch, so a build without `RUSTFLAGS` uses AVX-512/AVX2/NEON; lanes run across columns
+//! for matrices and along the column (with `interleave` for the small spans) for single
+//! columns. Narrow matrices are transposed to columns first. Layers are grouped into passes
+//! that fit in L2 (see `schedule`) and spread over rayon; twiddles are computed once per
+//! domain and span and cached.
+
+mod bitrev;
+mod domain;
+mod element;
+mod error;
+mod kernels;
+mod narrow;
+mod schedule;
+mod twiddles;
+
+use aurum_goldilocks::{Backend, Goldilocks, selected_backend};
+
+pub use crate::domain::{Domain, MAX_LOG_SIZE};
+pub use crate::element::NttElement;
+pub use crate::error::NttError;
+use crate::kernels::Flow;
+use crate::twiddles::twiddles;
+
+/// The order of a transform's evaluations (row `i` holds the evaluation at `ω^i` in natural
+/// order, at `ω^rev(i)` in bit-reversed order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Order {
+    /// Row `i` ↔ point `ω^i` (`shift·ω^i` on a coset).
+    #[default]
+    Natural,
+    /// Row `i` ↔ point `ω^rev(i)`, where `rev` reverses the `log2(height)` bits of `i`:
+    /// what radix-2 DIF produces without a permutation, and how Merkle commitments of
+    /// LDEs lay out their leaves.
+    BitReversed,
+}
+
+/// The smallest and largest LDE blow-ups: `2^1 … 2^4`.
+pub const ADDED_BITS: core::ops::RangeInclusive<usize> = 1..=4;
+
+/// An NTT engine: a [`Domain`] and the SIMD backend to run on. Cheap to create and clone;
+/// twiddles are cached process-wide.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ntt {
+    domain: Domain,
+    /// `None`: the process-wide selection (`AURUM_BACKEND` or the best this CPU has).
+    backend: Option<Backend>,
+}
+
+/// A validated matrix shape, in base-field elements.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    width: usize,
+    log_height: usize,
+}
+
+fn shape<E: NttElement>(len: usize, width: usize) -> Result<Shape, NttError> {
+    if width == 0 {
+        return Err(NttError::ZeroWidth);
+    }
+    if !len.is_multiple_of(width) {
+        return Err(NttError::LengthNotMultipleOfWidth { len, width });
+    }
+    let height = len / width;
+    if !height.is_power_of_two() {
+        return Err(NttError::HeightNotPowerOfTwo { height });
+    }
+    let log_height = height.trailing_zeros() as usize;
+    if log_height > MAX_LOG_SIZE {
+        return Err(NttError::TooLarge {
+            log_size: log_height,
+            max_log_size: MAX_LOG_SIZE,
+        });
+    }
+    let base_width = width
+        .checked_mul(E::DEGREE)
+        .ok_or(NttError::LengthNotMultipleOfWidth { len, width })?;
+    Ok(Shape {
+        width: base_width,
+        log_height,
+    })
+}
+
+impl Ntt {
+    /// An engine over `domain` on the process-wide backend.
+    #[must_use]
+    pub const fn new(domain: Domain) -> Ntt {
+        Ntt {
+            domain,
+            backend: None,
+        }
+    }
+
+    /// The Plonky3 domain (equal to `p3-dft` 0.8).
+    #[must_use]
+    pub const fn plonky3() -> Ntt {
+        Ntt::new(Domain::PLONKY3)
+    }
+
+    /// The plonky2 domain (equal to plonky2's `fft` / `lde_onto_coset`).
+    #[must_use]
+    pub const fn plonky2() -> Ntt {
+        Ntt::new(Domain::PLONKY2)
+    }
+
+    /// The same engine pinned to one backend (tests and benchmarks compare them).
+    pub fn with_backend(self, backend: Backend) -> Result<Ntt, NttError> {
+        if backend.is_supported() {
+            Ok(Ntt {
+                backend: Some(backend),
+                ..self
+            })
+        } else {
+            Err(NttError::Backend(
+                aurum_goldilocks::BackendError::Unsupported(backend),
+            ))
+        }
+    }
+
+    /// The domain.
+    #[must_use]
+    pub const fn domain(&self) -> Domain {
+        self.domain
+    }
+
+    /// The backend kernels run on (errors if `AURUM_BACKEND` is invalid).
+    pub fn backend(&self) -> Result<Backend, NttError> {
+        match self.backend {
+            Some(b) => Ok(b),
+            None => Ok(selected_backend()?),
+        }
+    }
+
+    /// Forward NTT of every column, in place: row `j` holds the coefficient of `x^j`
+    /// (natural order); afterwards the rows are the evaluations on `H = ⟨ω⟩`,
+    /// `|H| = height`, in `output` order. Equals `p3-dft`'s `dft_batch` on [`Domain::PLONKY3`].
+    pub fn forward<E: NttElement>(
+        &self,
+        values: &mut [E],
+        width: usize,
+        output: Order,
+    ) -> Result<(), NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        let backend = self.backend()?;
+        self.forward_base(E::as_base_mut(values), shape, output, backend);
+        Ok(())
+    }
+
+    /// Inverse NTT of every column, in place: the rows are evaluations on `H` in `input`
+    /// order; afterwards row `j` holds the coefficient of `x^j`. Undoes [`Ntt::forward`].
+    pub fn inverse<E: NttElement>(
+        &self,
+        values: &mut [E],
+        width: usize,
+        input: Order,
+    ) -> Result<(), NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        let backend = self.backend()?;
+        let inv_n = Goldilocks::ONE.div_2exp(shape.log_height as u64);
+        self.inverse_base(E::as_base_mut(values), shape, input, Some(inv_n), backend);
+        Ok(())
+    }
+
+    /// Forward NTT onto the coset `shift · H`: coefficients in natural order in, evaluations
+    /// at `shift·ω^i` in `output` order out.
+    pub fn coset_forward<E: NttElement>(
+        &self,
+        values: &mut [E],
+        width: usize,
+        shift: Goldilocks,
+        output: Order,
+    ) -> Result<(), NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        if shift.is_zero() {
+            return Err(NttError::ZeroShift);
+        }
+        let backend = self.backend()?;
+        let base = E::as_base_mut(values);
+        // p(shift·x) has coefficients c_j·shift^j.
+        schedule::scale_rows(base, None, shape.width, Goldilocks::ONE, shift, backend);
+        self.forward_base(base, shape, output, backend);
+        Ok(())
+    }
+
+    /// Inverse of [`Ntt::coset_forward`]: evaluations on `shift · H` in `input` order in,
+    /// coefficients in natural order out.
+    pub fn coset_inverse<E: NttElement>(
+        &self,
+        values: &mut [E],
+        width: usize,
+        shift: Goldilocks,
+        input: Order,
+    ) -> Result<(), NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        let shift_inv = shift.try_inverse().ok_or(NttError::ZeroShift)?;
+        let backend = self.backend()?;
+        let base = E::as_base_mut(values);
+        self.inverse_base(base, shape, input, None, backend);
+        // Coefficient j of p(shift·x) is c_j·shift^j; undo it together with the 1/n.
+        let inv_n = Goldilocks::ONE.div_2exp(shape.log_height as u64);
+        schedule::scale_rows(base, None, shape.width, inv_n, shift_inv, backend);
+        Ok(())
+    }
+
+    /// Low-degree extension: each column holds the evaluations of a polynomial on `H`
+    /// (natural order, `|H| = height`); returns its evaluations on `shift · H'`,
+    /// `|H'| = 2^added_bits · |H|`, in `output` order, as a new `height << added_bits` row
+    /// matrix. Equals `p3-dft`'s `coset_lde_batch` on [`Domain::PLONKY3`] and plonky2's
+    /// `lde_onto_coset` on [`Domain::PLONKY2`] (with that domain's shift).
+    pub fn coset_lde<E: NttElement>(
+        &self,
+        values: &[E],
+        width: usize,
+        added_bits: usize,
+        shift: Goldilocks,
+        output: Order,
+    ) -> Result<Vec<E>, NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        check_lde(shape, added_bits)?;
+        let mut out = vec![E::default(); values.len() << added_bits];
+        self.coset_lde_into(values, width, added_bits, shift, &mut out, output)?;
+        Ok(out)
+    }
+
+    /// [`Ntt::coset_lde`] into a caller-provided buffer of exactly `values.len() << added_bits`
+    /// elements (no allocation besides twiddles).
+    pub fn coset_lde_into<E: NttElement>(
+        &self,
+        values: &[E],
+        width: usize,
+        added_bits: usize,
+        shift: Goldilocks,
+        out: &mut [E],
+        output: Order,
+    ) -> Result<(), NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        check_lde(shape, added_bits)?;
+        let expected = values.len() << added_bits;
+        if out.len() != expected {
+            return Err(NttError::OutputLength {
+                expected,
+                found: out.len(),
+            });
+        }
+        if shift.is_zero() {
+            return Err(NttError::ZeroShift);
+        }
+        let backend = self.backend()?;
+        self.lde_base(
+            E::as_base(values),
+            E::as_base_mut(out),
+            shape,
+            added_bits,
+            shift,
+            output,
+            backend,
+        );
+        Ok(())
+    }
+
+    /// Permutes the rows of a matrix (height a power of two) into bit-reversed order; an
+    /// involution.
+    pub fn bit_reverse_rows<E: NttElement>(
+        &self,
+        values: &mut [E],
+        width: usize,
+    ) -> Result<(), NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        bitrev::bit_reverse_rows(E::as_base_mut(values), shape.width, shape.log_height);
+        Ok(())
+    }
+
+    fn forward_base(
+        &self,
+        values: &mut [Goldilocks],
+        shape: Shape,
+        output: Order,
+        backend: Backend,
+    ) {
+        let tw = twiddles(self.domain.generator(), false, shape.log_height);
+        narrow::transform(
+            values,
+            shape.width,
+            shape.log_height,
+            &tw,
+            Flow::Dif,
+            None,
+            backend,
+        );
+        if output == Order::Natural {
+            bitrev::bit_reverse_rows(values, shape.width, shape.log_height);
+        }
+    }
+
+    fn inverse_base(
+        &self,
+        values: &mut [Goldilocks],
+        shape: Shape,
+        input: Order,
+        scale: Option<Goldilocks>,
+        backend: Backend,
+    ) {
+        let tw = twiddles(self.domain.generator(), true, shape.log_height);
+        match input {
+            Order::BitReversed => narrow::transform(
+                values,
+                shape.width,
+                shape.log_height,
+                &tw,
+                Flow::Dit,
+                scale,
+                backend,
+            ),
+            Order::Natural => {
+                narrow::transform(
+                    values,
+                    shape.width,
+                    shape.log_height,
+                    &tw,
+                    Flow::Dif,
+                    scale,
+                    backend,
+                );
+                bitrev::bit_reverse_rows(values, shape.width, shape.log_height);
+            }
+        }
+    }
+
+    /// The LDE on base-field columns.
+    ///
+    /// The `2^added_bits · n` points of `shift·H'` split into `2^added_bits` cosets of `H`:
+    /// point `i + 2^a·m` is `shift·g^i·ω^m` (`g` generates `H'`, `ω = g^(2^a)`). In bit-reversed
+    /// order, coset `i`'s evaluations (themselves bit-reversed) fill the contiguous block
+    /// `rev_a(i)`. So: interpolate once, then per block scale the coefficients by powers of
+    /// that coset's shift and run a size-`n` DIF into the block: no zero padding is ever
+    /// transformed, and the output needs no permutation unless natural order is asked for.
+    #[allow(clippy::too_many_arguments)]
+    fn lde_base(
+        &self,
+        values: &[Goldilocks],
+        out: &mut [Goldilocks],
+        shape: Shape,
+        added_bits: usize,
+        shift: Goldilocks,
+        output: Order,
+        backend: Backend,
+    ) {
+        let (width, log_n) = (shape.width, shape.log_height);
+        let block_len = values.len();
+        let (coeffs, rest) = out.split_at_mut(block_len);
+        coeffs.copy_from_slice(values);
+        // Interpolate (natural coefficients, without the 1/n, which joins the coset scaling).
+        self.inverse_base(coeffs, shape, Order::Natural, None, backend);
+        let g = self
+            .domain
+            .root_of_unity(log_n + added_bits)
+            .expect("checked by check_lde");
+        let inv_n = Goldilocks::ONE.div_2exp(log_n as u64);
+        let coset_shift =
+            |block: usize| shift * g.exp_u64(bitrev::reverse_bits(block, added_bits) as u64);
+        for (k, block) in rest.chunks_exact_mut(block_len).enumerate() {
+            schedule::scale_rows(
+                block,
+                Some(coeffs),
+                width,
+                inv_n,
+                coset_shift(k + 1),
+                backend,
+            );
+        }
+        schedule::scale_rows(coeffs, None, width, inv_n, coset_shift(0), backend);
+        let tw = twiddles(self.domain.generator(), false, log_n);
+        for block in out.chunks_exact_mut(block_len) {
+            narrow::transform(block, width, log_n, &tw, Flow::Dif, None, backend);
+        }
+        if output == Order::Natural {
+            bitrev::bit_reverse_rows(out, width, log_n + added_bits);
+        }
+    }
+}
+
+fn check_lde(shape: Shape, added_bits: usize) -> Result<(), NttError> {
+    if !ADDED_BITS.contains(&added_bits) {
+        return Err(NttError::AddedBits { added_bits });
+    }
+    let log_size = shape.log_height + added_bits;
+    if log_size > MAX_LOG_SIZE {
+        return Err(NttError::TooLarge {
+            log_size,
+            max_log_size: MAX_LOG_SIZE,
+        });
+    }
+    Ok(())
+}

@@ -179,20 +179,17 @@ impl Kernel for BlockPass<'_> {
     fn run<P: PackedField>(self) {
         let block_len = self.width << self.log_block;
         for block in self.values.chunks_exact_mut(block_len) {
-            if self.width == 1 {
-                if block.len() >= 2 * P::WIDTH {
-                    column_block::<P>(block, self.log_block, self.twiddles, self.flow, self.scale);
-                } else {
-                    column_block::<Goldilocks>(
-                        block,
-                        self.log_block,
-                        self.twiddles,
-                        self.flow,
-                        self.scale,
-                    );
-                }
+            if self.width == 1 && block.len() < 2 * P::WIDTH {
+                transform_block::<Goldilocks>(
+                    block,
+                    1,
+                    self.log_block,
+                    self.twiddles,
+                    self.flow,
+                    self.scale,
+                );
             } else {
-                row_block::<P>(
+                transform_block::<P>(
                     block,
                     self.width,
                     self.log_block,
@@ -205,9 +202,15 @@ impl Kernel for BlockPass<'_> {
     }
 }
 
-/// One contiguous block, rows of `width ≥ 2`.
+/// Elements of a sub-block that stays in L1 (16 KiB, leaving room for twiddles).
+const L1_ELEMS: usize = 1 << 11;
+
+/// All `log_block` layers of one contiguous block (`2^log_block` rows). Layers with spans of
+/// at least an L1-sized sub-block sweep the whole block; the rest run sub-block by sub-block
+/// so that they never leave L1. For a single column, the `log2(WIDTH)` smallest spans are
+/// fused into one pass over vector pairs.
 #[inline(always)]
-fn row_block<P: PackedField>(
+fn transform_block<Q: PackedField>(
     block: &mut [Goldilocks],
     width: usize,
     log_block: usize,
@@ -215,11 +218,70 @@ fn row_block<P: PackedField>(
     flow: Flow,
     scale: Option<Goldilocks>,
 ) {
-    for i in 0..log_block {
-        let log_span = layer_order(flow, log_block, i);
-        let span = 1usize << log_span;
-        let table = twiddles.level(log_span + 1);
-        let layer_scale = if i == 0 { scale } else { None };
+    if log_block == 0 {
+        if let Some(s) = scale {
+            scale_in_place::<Q>(block, s);
+        }
+        return;
+    }
+    let log_small = if width == 1 {
+        (Q::WIDTH.trailing_zeros() as usize).min(log_block)
+    } else {
+        0
+    };
+    let log_sub = ((L1_ELEMS / width).max(1).ilog2() as usize).clamp(log_small.max(1), log_block);
+    let mut scale = scale;
+    match flow {
+        Flow::Dif => {
+            for log_span in (log_sub..log_block).rev() {
+                layer::<Q>(block, width, log_span, twiddles, flow, scale.take());
+            }
+            for sub in block.chunks_exact_mut(width << log_sub) {
+                let mut s = scale;
+                for log_span in (log_small..log_sub).rev() {
+                    layer::<Q>(sub, width, log_span, twiddles, flow, s.take());
+                }
+                if log_small > 0 {
+                    small_span_layers::<Q>(sub, log_small, twiddles, flow, s.take());
+                }
+            }
+        }
+        Flow::Dit => {
+            for sub in block.chunks_exact_mut(width << log_sub) {
+                let mut s = scale;
+                if log_small > 0 {
+                    small_span_layers::<Q>(sub, log_small, twiddles, flow, s.take());
+                }
+                for log_span in log_small..log_sub {
+                    layer::<Q>(sub, width, log_span, twiddles, flow, s.take());
+                }
+            }
+            scale = None;
+            for log_span in log_sub..log_block {
+                layer::<Q>(block, width, log_span, twiddles, flow, scale.take());
+            }
+        }
+    }
+}
+
+/// One radix-2 layer with span `2^log_span` over a block of whole butterfly groups.
+#[inline(always)]
+fn layer<Q: PackedField>(
+    block: &mut [Goldilocks],
+    width: usize,
+    log_span: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+) {
+    let span = 1usize << log_span;
+    let table = &twiddles.level(log_span + 1)[..span];
+    if width == 1 {
+        for pair in block.chunks_exact_mut(2 * span) {
+            let (lo, hi) = pair.split_at_mut(span);
+            butterfly_runs::<Q>(flow, lo, hi, table, scale);
+        }
+    } else {
         for pair in block.chunks_exact_mut(2 * span * width) {
             let (lo, hi) = pair.split_at_mut(span * width);
             for (t, (lo_row, hi_row)) in lo
@@ -227,14 +289,9 @@ fn row_block<P: PackedField>(
                 .zip(hi.chunks_exact_mut(width))
                 .enumerate()
             {
-                butterfly_rows::<P>(flow, lo_row, hi_row, table[t], t == 0, layer_scale);
+                butterfly_rows::<Q>(flow, lo_row, hi_row, table[t], t == 0, scale);
             }
         }
-    }
-    if log_block == 0
-        && let Some(s) = scale
-    {
-        scale_in_place::<P>(block, s);
     }
 }
 
@@ -248,47 +305,6 @@ pub(crate) fn scale_in_place<P: PackedField>(values: &mut [Goldilocks], s: Goldi
     }
     for x in suffix {
         *x *= s;
-    }
-}
-
-/// One contiguous single-column block of `2^log_block ≥ 2·Q::WIDTH` elements (or any size
-/// with `Q = Goldilocks`).
-#[inline(always)]
-fn column_block<Q: PackedField>(
-    block: &mut [Goldilocks],
-    log_block: usize,
-    twiddles: &Twiddles,
-    flow: Flow,
-    scale: Option<Goldilocks>,
-) {
-    if log_block == 0 {
-        if let Some(s) = scale {
-            block[0] *= s;
-        }
-        return;
-    }
-    // Layers with span < WIDTH work inside pairs of vectors.
-    let log_width = Q::WIDTH.trailing_zeros() as usize;
-    let small = log_width.min(log_block);
-    let mut layer_scale = scale;
-    if flow == Flow::Dit && small > 0 {
-        small_span_layers::<Q>(block, small, twiddles, flow, layer_scale.take());
-    }
-    for i in 0..log_block - small {
-        let log_span = match flow {
-            Flow::Dif => log_block - 1 - i,
-            Flow::Dit => small + i,
-        };
-        let span = 1usize << log_span;
-        let table = &twiddles.level(log_span + 1)[..span];
-        let s = layer_scale.take();
-        for pair in block.chunks_exact_mut(2 * span) {
-            let (lo, hi) = pair.split_at_mut(span);
-            butterfly_runs::<Q>(flow, lo, hi, table, s);
-        }
-    }
-    if flow == Flow::Dif && small > 0 {
-        small_span_layers::<Q>(block, small, twiddles, flow, layer_scale.take());
     }
 }
 

@@ -53,10 +53,35 @@ pub(crate) fn transform(
     scale: Option<Goldilocks>,
     backend: Backend,
 ) {
+    transform_with(
+        values,
+        width,
+        log_n,
+        twiddles,
+        flow,
+        scale,
+        backend,
+        WORKING_SET,
+    );
+}
+
+/// [`transform`] with a given working-set size (elements); tests shrink it to exercise
+/// many passes on small matrices.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn transform_with(
+    values: &mut [Goldilocks],
+    width: usize,
+    log_n: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+    backend: Backend,
+    working_set: usize,
+) {
     debug_assert_eq!(values.len(), width << log_n);
     let parallel = values.len() >= PARALLEL_THRESHOLD;
     // Block pass: as many of the smallest-span layers as fit a working set (at least one).
-    let log_block = floor_log2(WORKING_SET / width).clamp(log_n.min(1), log_n);
+    let log_block = floor_log2(working_set / width).clamp(log_n.min(1), log_n);
     let upper = log_n - log_block;
     // Stripe passes: runs of `rows` rows per stripe, `2^r` stripes per task.
     let rows = (MIN_RUN / width)
@@ -243,5 +268,68 @@ pub(crate) fn scale_rows(
                 },
             );
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::twiddles::twiddles;
+
+    fn random(len: usize, seed: u64) -> Vec<Goldilocks> {
+        let mut x = seed | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                Goldilocks::from_u64(x)
+            })
+            .collect()
+    }
+
+    /// Many stripe passes (tiny working sets) give the same result as one block pass, for
+    /// both flows, with and without a scale, on every backend.
+    #[test]
+    fn multi_pass_schedules_equal_single_block() {
+        let domain = crate::Domain::PLONKY3;
+        for backend in Backend::supported() {
+            for (log_n, width) in [(10, 1), (9, 3), (8, 8), (7, 17), (11, 2), (6, 64)] {
+                let tw = twiddles(domain.generator(), false, log_n);
+                for flow in [Flow::Dif, Flow::Dit] {
+                    for scale in [None, Some(Goldilocks::from_u64(12345))] {
+                        let input = random(width << log_n, (log_n * 31 + width) as u64);
+                        let mut expected = input.clone();
+                        transform_with(
+                            &mut expected,
+                            width,
+                            log_n,
+                            &tw,
+                            flow,
+                            scale,
+                            Backend::Scalar,
+                            usize::MAX,
+                        );
+                        for working_set in [1, 16, 64, 256, 4096] {
+                            let mut values = input.clone();
+                            transform_with(
+                                &mut values,
+                                width,
+                                log_n,
+                                &tw,
+                                flow,
+                                scale,
+                                backend,
+                                working_set,
+                            );
+                            assert_eq!(
+                                values, expected,
+                                "{backend} 2^{log_n}x{width} {flow:?} {scale:?} ws {working_set}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -233,13 +233,21 @@ fn transform_block<Q: PackedField>(
     let mut scale = scale;
     match flow {
         Flow::Dif => {
-            for log_span in (log_sub..log_block).rev() {
-                layer::<Q>(block, width, log_span, twiddles, flow, scale.take());
+            if log_sub < log_block {
+                layers::<Q>(
+                    block,
+                    width,
+                    log_sub,
+                    log_block,
+                    twiddles,
+                    flow,
+                    scale.take(),
+                );
             }
             for sub in block.chunks_exact_mut(width << log_sub) {
                 let mut s = scale;
-                for log_span in (log_small..log_sub).rev() {
-                    layer::<Q>(sub, width, log_span, twiddles, flow, s.take());
+                if log_small < log_sub {
+                    layers::<Q>(sub, width, log_small, log_sub, twiddles, flow, s.take());
                 }
                 if log_small > 0 {
                     small_span_layers::<Q>(sub, log_small, twiddles, flow, s.take());
@@ -252,15 +260,201 @@ fn transform_block<Q: PackedField>(
                 if log_small > 0 {
                     small_span_layers::<Q>(sub, log_small, twiddles, flow, s.take());
                 }
-                for log_span in log_small..log_sub {
-                    layer::<Q>(sub, width, log_span, twiddles, flow, s.take());
+                if log_small < log_sub {
+                    layers::<Q>(sub, width, log_small, log_sub, twiddles, flow, s.take());
                 }
             }
-            scale = None;
-            for log_span in log_sub..log_block {
-                layer::<Q>(block, width, log_span, twiddles, flow, scale.take());
+            if log_sub < log_block {
+                layers::<Q>(block, width, log_sub, log_block, twiddles, flow, None);
             }
         }
+    }
+}
+
+/// The layers with spans `2^lo … 2^(hi−1)` over a block of whole butterfly groups, in flow
+/// order, fused two at a time into radix-4 steps (half the loads and stores of radix-2). A
+/// scaled first layer runs alone.
+#[inline(always)]
+fn layers<Q: PackedField>(
+    block: &mut [Goldilocks],
+    width: usize,
+    lo: usize,
+    hi: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+) {
+    let (mut lo, mut hi) = (lo, hi);
+    if scale.is_some() && lo < hi {
+        let first = match flow {
+            Flow::Dif => {
+                hi -= 1;
+                hi
+            }
+            Flow::Dit => {
+                lo += 1;
+                lo - 1
+            }
+        };
+        layer::<Q>(block, width, first, twiddles, flow, scale);
+    }
+    while hi - lo >= 2 {
+        let inner = match flow {
+            Flow::Dif => {
+                hi -= 2;
+                hi
+            }
+            Flow::Dit => {
+                lo += 2;
+                lo - 2
+            }
+        };
+        radix4_layer::<Q>(block, width, inner, twiddles, flow);
+    }
+    if hi > lo {
+        layer::<Q>(block, width, lo, twiddles, flow, None);
+    }
+}
+
+/// The two layers with spans `2h` and `h = 2^log_h` as one radix-4 step over groups of
+/// `4h` rows: rows `t, t+h, t+2h, t+3h` are combined by the span-`2h` butterflies
+/// `(t, t+2h)`, `(t+h, t+3h)` and the span-`h` butterflies `(t, t+h)`, `(t+2h, t+3h)`.
+#[inline(always)]
+fn radix4_layer<Q: PackedField>(
+    block: &mut [Goldilocks],
+    width: usize,
+    log_h: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+) {
+    let h = 1usize << log_h;
+    let inner = &twiddles.level(log_h + 1)[..h];
+    let outer = &twiddles.level(log_h + 2)[..2 * h];
+    for quad in block.chunks_exact_mut(4 * h * width) {
+        let (x0, rest) = quad.split_at_mut(h * width);
+        let (x1, rest) = rest.split_at_mut(h * width);
+        let (x2, x3) = rest.split_at_mut(h * width);
+        if width == 1 {
+            radix4_runs::<Q>(flow, [x0, x1, x2, x3], &outer[..h], &outer[h..], inner);
+        } else {
+            for (t, (((r0, r1), r2), r3)) in x0
+                .chunks_exact_mut(width)
+                .zip(x1.chunks_exact_mut(width))
+                .zip(x2.chunks_exact_mut(width))
+                .zip(x3.chunks_exact_mut(width))
+                .enumerate()
+            {
+                radix4_rows::<Q>(
+                    flow,
+                    [r0, r1, r2, r3],
+                    outer[t],
+                    outer[t + h],
+                    inner[t],
+                    t == 0,
+                );
+            }
+        }
+    }
+}
+
+/// One radix-4 step on four vectors: `wa`, `wb` twiddle the span-`2h` pairs `(0, 2)`, `(1, 3)`;
+/// `wc` the span-`h` pairs `(0, 1)`, `(2, 3)`. With `trivial`, `wa = wc = 1`.
+#[inline(always)]
+fn radix4<Q: PackedField>(flow: Flow, x: [&mut Q; 4], wa: Q, wb: Q, wc: Q, trivial: bool) {
+    let [x0, x1, x2, x3] = x;
+    match flow {
+        Flow::Dif => {
+            if trivial {
+                butterfly_one(x0, x2);
+            } else {
+                butterfly(flow, x0, x2, wa);
+            }
+            butterfly(flow, x1, x3, wb);
+            if trivial {
+                butterfly_one(x0, x1);
+                butterfly_one(x2, x3);
+            } else {
+                butterfly(flow, x0, x1, wc);
+                butterfly(flow, x2, x3, wc);
+            }
+        }
+        Flow::Dit => {
+            if trivial {
+                butterfly_one(x0, x1);
+                butterfly_one(x2, x3);
+                butterfly_one(x0, x2);
+            } else {
+                butterfly(flow, x0, x1, wc);
+                butterfly(flow, x2, x3, wc);
+                butterfly(flow, x0, x2, wa);
+            }
+            butterfly(flow, x1, x3, wb);
+        }
+    }
+}
+
+/// Radix-4 steps on four rows (lanes across columns) with broadcast twiddles.
+#[inline(always)]
+fn radix4_rows<Q: PackedField>(
+    flow: Flow,
+    rows: [&mut [Goldilocks]; 4],
+    wa: Goldilocks,
+    wb: Goldilocks,
+    wc: Goldilocks,
+    trivial: bool,
+) {
+    let [r0, r1, r2, r3] = rows;
+    let (p0, s0) = Q::pack_slice_with_suffix_mut(r0);
+    let (p1, s1) = Q::pack_slice_with_suffix_mut(r1);
+    let (p2, s2) = Q::pack_slice_with_suffix_mut(r2);
+    let (p3, s3) = Q::pack_slice_with_suffix_mut(r3);
+    let (wa_p, wb_p, wc_p) = (Q::broadcast(wa), Q::broadcast(wb), Q::broadcast(wc));
+    for (((a, b), c), d) in p0.iter_mut().zip(p1).zip(p2).zip(p3) {
+        radix4(flow, [a, b, c, d], wa_p, wb_p, wc_p, trivial);
+    }
+    for (((a, b), c), d) in s0.iter_mut().zip(s1).zip(s2).zip(s3) {
+        radix4(flow, [a, b, c, d], wa, wb, wc, trivial);
+    }
+}
+
+/// Radix-4 steps on four runs of one column with consecutive twiddles.
+#[inline(always)]
+fn radix4_runs<Q: PackedField>(
+    flow: Flow,
+    runs: [&mut [Goldilocks]; 4],
+    wa: &[Goldilocks],
+    wb: &[Goldilocks],
+    wc: &[Goldilocks],
+) {
+    let [r0, r1, r2, r3] = runs;
+    let (p0, s0) = Q::pack_slice_with_suffix_mut(r0);
+    let (p1, s1) = Q::pack_slice_with_suffix_mut(r1);
+    let (p2, s2) = Q::pack_slice_with_suffix_mut(r2);
+    let (p3, s3) = Q::pack_slice_with_suffix_mut(r3);
+    let (wa_p, wa_s) = Q::pack_slice_with_suffix(wa);
+    let (wb_p, wb_s) = Q::pack_slice_with_suffix(wb);
+    let (wc_p, wc_s) = Q::pack_slice_with_suffix(wc);
+    for ((((((a, b), c), d), ta), tb), tc) in p0
+        .iter_mut()
+        .zip(p1)
+        .zip(p2)
+        .zip(p3)
+        .zip(wa_p)
+        .zip(wb_p)
+        .zip(wc_p)
+    {
+        radix4(flow, [a, b, c, d], *ta, *tb, *tc, false);
+    }
+    for ((((((a, b), c), d), ta), tb), tc) in s0
+        .iter_mut()
+        .zip(s1)
+        .zip(s2)
+        .zip(s3)
+        .zip(wa_s)
+        .zip(wb_s)
+        .zip(wc_s)
+    {
+        radix4(flow, [a, b, c, d], *ta, *tb, *tc, false);
     }
 }
 

@@ -568,40 +568,120 @@ impl Kernel for StripePass<'_> {
     #[inline(always)]
     fn run<P: PackedField>(mut self) {
         let r = self.stripes.len().trailing_zeros() as usize;
+        // Stripe distances 2^lo … 2^(hi−1) remain; same pairing as `layers`.
+        let (mut lo, mut hi) = (0, r);
+        if self.scale.is_some() && r > 0 {
+            let first = match self.flow {
+                Flow::Dif => {
+                    hi -= 1;
+                    hi
+                }
+                Flow::Dit => {
+                    lo += 1;
+                    lo - 1
+                }
+            };
+            self.radix2::<P>(first, self.scale);
+        }
+        while hi - lo >= 2 {
+            let inner = match self.flow {
+                Flow::Dif => {
+                    hi -= 2;
+                    hi
+                }
+                Flow::Dit => {
+                    lo += 2;
+                    lo - 2
+                }
+            };
+            self.radix4::<P>(inner);
+        }
+        if hi > lo {
+            self.radix2::<P>(lo, None);
+        }
+    }
+}
+
+/// Four distinct stripes `i[0] < i[1] < i[2] < i[3]`, mutably.
+#[inline(always)]
+fn four_mut<'b>(stripes: &'b mut [&mut [Goldilocks]], i: [usize; 4]) -> [&'b mut [Goldilocks]; 4] {
+    let (a, rest) = stripes.split_at_mut(i[1]);
+    let (b, rest) = rest.split_at_mut(i[2] - i[1]);
+    let (c, d) = rest.split_at_mut(i[3] - i[2]);
+    [&mut *a[i[0]], &mut *b[0], &mut *c[0], &mut *d[0]]
+}
+
+impl StripePass<'_> {
+    /// The layer pairing stripes `2^log_d` apart (span `2^log_d · unit` rows).
+    #[inline(always)]
+    fn radix2<P: PackedField>(&mut self, log_d: usize, scale: Option<Goldilocks>) {
+        let d = 1usize << log_d;
         let unit = 1usize << self.log_unit;
         let width = self.width;
-        for i in 0..r {
-            let log_d = layer_order(self.flow, r, i);
-            let d = 1usize << log_d;
-            let table = self.twiddles.level(self.log_unit + log_d + 1);
-            let layer_scale = if i == 0 { self.scale } else { None };
-            for group in (0..self.stripes.len()).step_by(2 * d) {
-                for k in 0..d {
-                    let (left, right) = self.stripes.split_at_mut(group + k + d);
-                    let lo = &mut *left[group + k];
-                    let hi = &mut *right[0];
-                    // Row b of stripe (group + k) is at offset (k·unit + t0 + b) within its
-                    // span-2d·unit butterfly group.
-                    let t_base = k * unit + self.t0;
-                    if width == 1 {
-                        let tws = &table[t_base..t_base + self.rows];
-                        butterfly_runs::<P>(self.flow, lo, hi, tws, layer_scale);
-                    } else {
-                        for (b, (lo_row, hi_row)) in lo
-                            .chunks_exact_mut(width)
-                            .zip(hi.chunks_exact_mut(width))
-                            .enumerate()
-                        {
-                            let t = t_base + b;
-                            butterfly_rows::<P>(
-                                self.flow,
-                                lo_row,
-                                hi_row,
-                                table[t],
-                                t == 0,
-                                layer_scale,
-                            );
-                        }
+        let table = self.twiddles.level(self.log_unit + log_d + 1);
+        for group in (0..self.stripes.len()).step_by(2 * d) {
+            for k in 0..d {
+                let (left, right) = self.stripes.split_at_mut(group + k + d);
+                let lo = &mut *left[group + k];
+                let hi = &mut *right[0];
+                // Row b of stripe (group + k) sits at offset k·unit + t0 + b of its
+                // butterfly group.
+                let t_base = k * unit + self.t0;
+                if width == 1 {
+                    let tws = &table[t_base..t_base + self.rows];
+                    butterfly_runs::<P>(self.flow, lo, hi, tws, scale);
+                } else {
+                    for (b, (lo_row, hi_row)) in lo
+                        .chunks_exact_mut(width)
+                        .zip(hi.chunks_exact_mut(width))
+                        .enumerate()
+                    {
+                        let t = t_base + b;
+                        butterfly_rows::<P>(self.flow, lo_row, hi_row, table[t], t == 0, scale);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The layers pairing stripes `2·2^log_d` and `2^log_d` apart, fused (see `radix4_layer`).
+    #[inline(always)]
+    fn radix4<P: PackedField>(&mut self, log_d: usize) {
+        let d = 1usize << log_d;
+        let unit = 1usize << self.log_unit;
+        let (width, rows, t0) = (self.width, self.rows, self.t0);
+        let inner = self.twiddles.level(self.log_unit + log_d + 1);
+        let outer = self.twiddles.level(self.log_unit + log_d + 2);
+        for group in (0..self.stripes.len()).step_by(4 * d) {
+            for k in 0..d {
+                let i = group + k;
+                let [x0, x1, x2, x3] =
+                    four_mut(&mut self.stripes, [i, i + d, i + 2 * d, i + 3 * d]);
+                let (ta, tb) = (k * unit + t0, (k + d) * unit + t0);
+                if width == 1 {
+                    radix4_runs::<P>(
+                        self.flow,
+                        [x0, x1, x2, x3],
+                        &outer[ta..ta + rows],
+                        &outer[tb..tb + rows],
+                        &inner[ta..ta + rows],
+                    );
+                } else {
+                    for (b, (((r0, r1), r2), r3)) in x0
+                        .chunks_exact_mut(width)
+                        .zip(x1.chunks_exact_mut(width))
+                        .zip(x2.chunks_exact_mut(width))
+                        .zip(x3.chunks_exact_mut(width))
+                        .enumerate()
+                    {
+                        radix4_rows::<P>(
+                            self.flow,
+                            [r0, r1, r2, r3],
+                            outer[ta + b],
+                            outer[tb + b],
+                            inner[ta + b],
+                            ta + b == 0,
+                        );
                     }
                 }
             }

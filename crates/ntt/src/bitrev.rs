@@ -76,3 +76,63 @@ pub(crate) fn bit_reverse_rows(values: &mut [Goldilocks], width: usize, log_n: u
         }
     }
 }
+
+/// Rows per parallel gather task (per stripe).
+const GATHER_ROWS: usize = 1 << 10;
+
+/// `dst` = the rows of `src` in bit-reversed order (out of place, parallel).
+///
+/// A gathered row `rev(p)` is read from a random place, so each read should use whole cache
+/// lines: the destination is cut into `2^q` stripes (its top `q` index bits) with `2^q` rows
+/// of `width` elements per 64-byte line, and each task fills the same rows of every stripe.
+/// Destination rows `t·(n/2^q) + p` for `t < 2^q` come from the `2^q` consecutive source rows
+/// `rev(p) + rev_q(t)`: one line, used whole.
+pub(crate) fn gather_bit_reversed(
+    src: &[Goldilocks],
+    dst: &mut [Goldilocks],
+    width: usize,
+    log_n: usize,
+) {
+    use rayon::prelude::*;
+    debug_assert_eq!(src.len(), width << log_n);
+    debug_assert_eq!(dst.len(), src.len());
+    let q = (8 / width).max(1).ilog2().min(log_n as u32) as usize;
+    let stripe_rows = 1usize << (log_n - q);
+    let chunk_rows = GATHER_ROWS.min(stripe_rows);
+    let mut runs: Vec<_> = dst
+        .chunks_exact_mut(stripe_rows * width)
+        .map(|stripe| stripe.chunks_exact_mut(chunk_rows * width))
+        .collect();
+    let tasks: Vec<(usize, Vec<&mut [Goldilocks]>)> = (0..stripe_rows / chunk_rows)
+        .map(|g| {
+            let stripes = runs
+                .iter_mut()
+                .map(|run| {
+                    run.next()
+                        .expect("each stripe has the same number of chunks")
+                })
+                .collect();
+            (g * chunk_rows, stripes)
+        })
+        .collect();
+    // Source offset of each stripe within a line: rev_q(t).
+    let line_offsets: Vec<usize> = (0..1usize << q).map(|t| reverse_bits(t, q)).collect();
+    tasks.into_par_iter().for_each(|(p0, mut stripes)| {
+        for r in 0..chunk_rows {
+            // Destination row t·stripe_rows + p0 + r has reversed index
+            // rev_{log_n−q}(p0 + r)·2^q + rev_q(t).
+            let base = reverse_bits(p0 + r, log_n - q) << q;
+            let line = &src[base * width..(base + (1 << q)) * width];
+            if width == 1 {
+                for (stripe, &offset) in stripes.iter_mut().zip(&line_offsets) {
+                    stripe[r] = line[offset];
+                }
+            } else {
+                for (stripe, &offset) in stripes.iter_mut().zip(&line_offsets) {
+                    stripe[r * width..(r + 1) * width]
+                        .copy_from_slice(&line[offset * width..(offset + 1) * width]);
+                }
+            }
+        }
+    });
+}

@@ -47,6 +47,7 @@ mod schedule;
 mod twiddles;
 
 use aurum_goldilocks::{Backend, Goldilocks, selected_backend};
+use rayon::iter::ParallelExtend;
 
 pub use crate::domain::{Domain, MAX_LOG_SIZE};
 pub use crate::element::NttElement;
@@ -249,7 +250,13 @@ impl Ntt {
     ) -> Result<Vec<E>, NttError> {
         let shape = shape::<E>(values.len(), width)?;
         check_lde(shape, added_bits)?;
-        let mut out = vec![E::default(); values.len() << added_bits];
+        // Filled in parallel: the first touch of fresh pages (faults, kernel zeroing) is a
+        // large part of an LDE's cost and should not run on one thread.
+        let mut out = Vec::with_capacity(values.len() << added_bits);
+        out.par_extend(rayon::iter::repeat_n(
+            E::default(),
+            values.len() << added_bits,
+        ));
         self.coset_lde_into(values, width, added_bits, shift, &mut out, output)?;
         Ok(out)
     }
@@ -380,9 +387,11 @@ impl Ntt {
         let (width, log_n) = (shape.width, shape.log_height);
         let block_len = values.len();
         let (coeffs, rest) = out.split_at_mut(block_len);
-        coeffs.copy_from_slice(values);
-        // Interpolate (natural coefficients, without the 1/n, which joins the coset scaling).
-        self.inverse_base(coeffs, shape, Order::Natural, None, backend);
+        // Interpolate: the bit-reversing copy (parallel, line-sized gathers) lets the DIT flow
+        // produce natural-order coefficients with no in-place permutation; the 1/n joins the
+        // coset scaling below.
+        bitrev::gather_bit_reversed(values, coeffs, width, log_n);
+        self.inverse_base(coeffs, shape, Order::BitReversed, None, backend);
         let g = self
             .domain
             .root_of_unity(log_n + added_bits)

@@ -29,6 +29,90 @@ pub(crate) enum Flow {
     Dit,
 }
 
+/// `c·s^j` for row indices `j < 2^log_n`, as two small tables: `lo[i] = c·s^i` for
+/// `i < 2^log_lo` and `hi[k] = s^(k·2^log_lo)`, so a factor costs one multiplication and the
+/// tables stay in cache (the LDE's per-coset scaling).
+#[derive(Clone, Debug)]
+pub(crate) struct Powers {
+    log_lo: usize,
+    lo: Vec<Goldilocks>,
+    hi: Vec<Goldilocks>,
+}
+
+impl Powers {
+    /// Low table size: at least a stripe chunk (64 rows), so chunks never straddle two.
+    pub(crate) fn new(c: Goldilocks, s: Goldilocks, log_n: usize) -> Powers {
+        let log_lo = log_n.div_ceil(2).max(6);
+        let lo = core::iter::successors(Some(c), |x| Some(*x * s))
+            .take(1 << log_lo)
+            .collect();
+        let step = s.exp_power_of_2(log_lo);
+        let hi = core::iter::successors(Some(Goldilocks::ONE), |x| Some(*x * step))
+            .take((1usize << log_n.saturating_sub(log_lo)).max(1))
+            .collect();
+        Powers { log_lo, lo, hi }
+    }
+}
+
+/// Where the first pass of a DIF reads its rows from: row `j` of `src` times `c·s^j`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Source<'a> {
+    pub src: &'a [Goldilocks],
+    pub powers: &'a Powers,
+}
+
+impl Source<'_> {
+    /// `dst` (whole rows starting at row `row0`) = the matching rows of `src`, scaled.
+    #[inline(always)]
+    pub(crate) fn load_rows<Q: PackedField>(
+        &self,
+        dst: &mut [Goldilocks],
+        width: usize,
+        row0: usize,
+    ) {
+        let rows = dst.len() / width;
+        let lo_len = 1usize << self.powers.log_lo;
+        let mut done = 0;
+        while done < rows {
+            let j = row0 + done;
+            let offset = j & (lo_len - 1);
+            let seg = (lo_len - offset).min(rows - done);
+            let hi = self.powers.hi[j >> self.powers.log_lo];
+            let lo = &self.powers.lo[offset..offset + seg];
+            let d = &mut dst[done * width..(done + seg) * width];
+            let s = &self.src[j * width..(j + seg) * width];
+            if width == 1 {
+                let (d_p, d_s) = Q::pack_slice_with_suffix_mut(d);
+                let (s_p, s_s) = Q::pack_slice_with_suffix(s);
+                let (lo_p, lo_s) = Q::pack_slice_with_suffix(lo);
+                let hi_p = Q::broadcast(hi);
+                for ((x, y), f) in d_p.iter_mut().zip(s_p).zip(lo_p) {
+                    *x = *y * (*f * hi_p);
+                }
+                for ((x, y), f) in d_s.iter_mut().zip(s_s).zip(lo_s) {
+                    *x = *y * (*f * hi);
+                }
+            } else {
+                for ((d_row, s_row), f) in
+                    d.chunks_exact_mut(width).zip(s.chunks_exact(width)).zip(lo)
+                {
+                    let f = *f * hi;
+                    let (d_p, d_s) = Q::pack_slice_with_suffix_mut(d_row);
+                    let (s_p, s_s) = Q::pack_slice_with_suffix(s_row);
+                    let f_p = Q::broadcast(f);
+                    for (x, y) in d_p.iter_mut().zip(s_p) {
+                        *x = *y * f_p;
+                    }
+                    for (x, y) in d_s.iter_mut().zip(s_s) {
+                        *x = *y * f;
+                    }
+                }
+            }
+            done += seg;
+        }
+    }
+}
+
 /// One butterfly with twiddle `tw` (and, in a scaled layer, the extra factor `scale` already
 /// multiplied into `tw` for the DIT flow and applied to the sum in the DIF flow).
 #[inline(always)]
@@ -170,6 +254,9 @@ pub(crate) struct BlockPass<'a> {
     pub twiddles: &'a Twiddles,
     pub flow: Flow,
     pub scale: Option<Goldilocks>,
+    /// Load the blocks from here first; `values` starts at row `row0` of the matrix.
+    pub source: Option<Source<'a>>,
+    pub row0: usize,
 }
 
 impl Kernel for BlockPass<'_> {
@@ -178,7 +265,10 @@ impl Kernel for BlockPass<'_> {
     #[inline(always)]
     fn run<P: PackedField>(self) {
         let block_len = self.width << self.log_block;
-        for block in self.values.chunks_exact_mut(block_len) {
+        for (k, block) in self.values.chunks_exact_mut(block_len).enumerate() {
+            if let Some(source) = &self.source {
+                source.load_rows::<P>(block, self.width, self.row0 + (k << self.log_block));
+            }
             if self.width == 1 && block.len() < 2 * P::WIDTH {
                 transform_block::<Goldilocks>(
                     block,
@@ -560,6 +650,9 @@ pub(crate) struct StripePass<'a> {
     pub twiddles: &'a Twiddles,
     pub flow: Flow,
     pub scale: Option<Goldilocks>,
+    /// Load the stripes from here first; stripe 0's run starts at row `row0` of the matrix.
+    pub source: Option<Source<'a>>,
+    pub row0: usize,
 }
 
 impl Kernel for StripePass<'_> {
@@ -567,6 +660,12 @@ impl Kernel for StripePass<'_> {
 
     #[inline(always)]
     fn run<P: PackedField>(mut self) {
+        if let Some(source) = self.source {
+            let unit = 1usize << self.log_unit;
+            for (i, stripe) in self.stripes.iter_mut().enumerate() {
+                source.load_rows::<P>(stripe, self.width, self.row0 + i * unit);
+            }
+        }
         let r = self.stripes.len().trailing_zeros() as usize;
         // Stripe distances 2^lo … 2^(hi−1) remain; same pairing as `layers`.
         let (mut lo, mut hi) = (0, r);

@@ -52,7 +52,7 @@ use rayon::iter::ParallelExtend;
 pub use crate::domain::{Domain, MAX_LOG_SIZE};
 pub use crate::element::NttElement;
 pub use crate::error::NttError;
-use crate::kernels::Flow;
+use crate::kernels::{Flow, Powers, Source};
 use crate::twiddles::twiddles;
 
 /// The order of a transform's evaluations (row `i` holds the evaluation at `ω^i` in natural
@@ -325,6 +325,7 @@ impl Ntt {
             Flow::Dif,
             None,
             backend,
+            None,
         );
         if output == Order::Natural {
             bitrev::bit_reverse_rows(values, shape.width, shape.log_height);
@@ -349,6 +350,7 @@ impl Ntt {
                 Flow::Dit,
                 scale,
                 backend,
+                None,
             ),
             Order::Natural => {
                 narrow::transform(
@@ -359,6 +361,7 @@ impl Ntt {
                     Flow::Dif,
                     scale,
                     backend,
+                    None,
                 );
                 bitrev::bit_reverse_rows(values, shape.width, shape.log_height);
             }
@@ -399,21 +402,29 @@ impl Ntt {
         let inv_n = Goldilocks::ONE.div_2exp(log_n as u64);
         let coset_shift =
             |block: usize| shift * g.exp_u64(bitrev::reverse_bits(block, added_bits) as u64);
+        let tw = twiddles(self.domain.generator(), false, log_n);
+        // Blocks 1.. read the coefficients scaled by `(1/n)·shift_b^j` in the first pass of
+        // their DIF (no separate scaling pass); block 0, which holds the coefficients, is
+        // scaled in place and transformed last.
         for (k, block) in rest.chunks_exact_mut(block_len).enumerate() {
-            schedule::scale_rows(
+            let powers = Powers::new(inv_n, coset_shift(k + 1), log_n);
+            let source = Source {
+                src: coeffs,
+                powers: &powers,
+            };
+            narrow::transform(
                 block,
-                Some(coeffs),
                 width,
-                inv_n,
-                coset_shift(k + 1),
+                log_n,
+                &tw,
+                Flow::Dif,
+                None,
                 backend,
+                Some(source),
             );
         }
         schedule::scale_rows(coeffs, None, width, inv_n, coset_shift(0), backend);
-        let tw = twiddles(self.domain.generator(), false, log_n);
-        for block in out.chunks_exact_mut(block_len) {
-            narrow::transform(block, width, log_n, &tw, Flow::Dif, None, backend);
-        }
+        narrow::transform(coeffs, width, log_n, &tw, Flow::Dif, None, backend, None);
         if output == Order::Natural {
             bitrev::bit_reverse_rows(out, width, log_n + added_bits);
         }

@@ -6,7 +6,7 @@
 use aurum_goldilocks::{Backend, Goldilocks};
 use rayon::prelude::*;
 
-use crate::kernels::Flow;
+use crate::kernels::{Flow, Source};
 use crate::schedule;
 use crate::twiddles::Twiddles;
 
@@ -22,12 +22,16 @@ pub(crate) fn transform(
     flow: Flow,
     scale: Option<Goldilocks>,
     backend: Backend,
+    source: Option<Source<'_>>,
 ) {
     let n = 1usize << log_n;
     let lanes = backend.lanes();
     if width == 1 || width >= lanes || n < 2 * lanes {
-        schedule::transform(values, width, log_n, twiddles, flow, scale, backend);
+        schedule::transform(values, width, log_n, twiddles, flow, scale, backend, source);
         return;
+    }
+    if let Some(source) = source {
+        schedule::load(values, width, source, backend);
     }
     let mut columns = vec![Goldilocks::ZERO; values.len()];
     // Column-major copy: task k writes rows [k·COPY_ROWS, …) of one column.
@@ -46,7 +50,7 @@ pub(crate) fn transform(
             }
         });
     columns.par_chunks_mut(n).for_each(|column| {
-        schedule::transform(column, 1, log_n, twiddles, flow, scale, backend);
+        schedule::transform(column, 1, log_n, twiddles, flow, scale, backend, None);
     });
     values
         .par_chunks_mut(COPY_ROWS * width)

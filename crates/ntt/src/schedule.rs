@@ -18,7 +18,7 @@
 use aurum_goldilocks::{Backend, Goldilocks, Kernel, dispatch_on};
 use rayon::prelude::*;
 
-use crate::kernels::{BlockPass, Flow, ScaleRows, StripePass};
+use crate::kernels::{BlockPass, Flow, ScaleRows, Source, StripePass};
 use crate::twiddles::Twiddles;
 
 /// Elements in one task's working set (512 KiB: half of a Zen 4 / recent Intel L2, leaving
@@ -52,6 +52,7 @@ pub(crate) fn transform(
     flow: Flow,
     scale: Option<Goldilocks>,
     backend: Backend,
+    source: Option<Source<'_>>,
 ) {
     transform_with(
         values,
@@ -62,6 +63,7 @@ pub(crate) fn transform(
         scale,
         backend,
         WORKING_SET,
+        source,
     );
 }
 
@@ -77,18 +79,22 @@ pub(crate) fn transform_with(
     scale: Option<Goldilocks>,
     backend: Backend,
     working_set: usize,
+    source: Option<Source<'_>>,
 ) {
     debug_assert_eq!(values.len(), width << log_n);
+    // Only the first pass of a DIF reads a source (it is the first to touch every row).
+    debug_assert!(source.is_none() || flow == Flow::Dif);
+    let mut source = source;
     let parallel = values.len() >= PARALLEL_THRESHOLD;
     // Block pass: as many of the smallest-span layers as fit a working set (at least one).
     let log_block = floor_log2(working_set / width).clamp(log_n.min(1), log_n);
     let upper = log_n - log_block;
     // Stripe passes: runs of `rows` rows per stripe, `2^r` stripes per task.
-    let rows = (MIN_RUN / width)
+    let rows = (MIN_RUN.min(working_set) / width)
         .next_power_of_two()
         .min(1 << log_block)
         .max(1);
-    let max_r = floor_log2(WORKING_SET / (rows * width)).max(1);
+    let max_r = floor_log2(working_set / (rows * width)).max(1);
     let passes = upper.div_ceil(max_r);
     let mut layer_counts: Vec<usize> = (0..passes)
         .map(|p| upper / passes + usize::from(p < upper % passes))
@@ -105,6 +111,7 @@ pub(crate) fn transform_with(
             scale.take(),
             backend,
             parallel,
+            None,
         );
     }
     // Spans covered so far above the block (DIT) or from the top (DIF).
@@ -130,6 +137,7 @@ pub(crate) fn transform_with(
             scale.take(),
             backend,
             parallel,
+            source.take(),
         );
         if flow == Flow::Dit {
             log_unit += r;
@@ -145,6 +153,7 @@ pub(crate) fn transform_with(
             scale.take(),
             backend,
             parallel,
+            source.take(),
         );
     }
 }
@@ -159,22 +168,26 @@ fn block_pass(
     scale: Option<Goldilocks>,
     backend: Backend,
     parallel: bool,
+    source: Option<Source<'_>>,
 ) {
     let block_len = width << log_block;
-    let kernel = |values| BlockPass {
+    let kernel = |values, row0| BlockPass {
         values,
         width,
         log_block,
         twiddles,
         flow,
         scale,
+        source,
+        row0,
     };
     if parallel && values.len() > block_len {
         values
             .par_chunks_mut(block_len)
-            .for_each(|block| run(backend, kernel(block)));
+            .enumerate()
+            .for_each(|(k, block)| run(backend, kernel(block, k << log_block)));
     } else {
-        run(backend, kernel(values));
+        run(backend, kernel(values, 0));
     }
 }
 
@@ -190,12 +203,13 @@ fn stripe_pass(
     scale: Option<Goldilocks>,
     backend: Backend,
     parallel: bool,
+    source: Option<Source<'_>>,
 ) {
     let unit = 1usize << log_unit;
     let rows = rows.min(unit);
     let group_len = width << (log_unit + r);
     let mut tasks = Vec::new();
-    for group in values.chunks_exact_mut(group_len) {
+    for (group_index, group) in values.chunks_exact_mut(group_len).enumerate() {
         let mut runs: Vec<_> = group
             .chunks_exact_mut(unit * width)
             .map(|stripe| stripe.chunks_exact_mut(rows * width))
@@ -214,6 +228,8 @@ fn stripe_pass(
                 twiddles,
                 flow,
                 scale,
+                source,
+                row0: (group_index << (log_unit + r)) + g * rows,
             });
         }
     }
@@ -222,6 +238,38 @@ fn stripe_pass(
     } else {
         tasks.into_iter().for_each(|task| run(backend, task));
     }
+}
+
+/// `values` = the source rows, scaled (when the transform cannot fuse the load).
+pub(crate) fn load(values: &mut [Goldilocks], width: usize, source: Source<'_>, backend: Backend) {
+    struct Load<'a> {
+        dst: &'a mut [Goldilocks],
+        width: usize,
+        row0: usize,
+        source: Source<'a>,
+    }
+    impl Kernel for Load<'_> {
+        type Output = ();
+        #[inline(always)]
+        fn run<P: aurum_goldilocks::PackedField>(self) {
+            self.source.load_rows::<P>(self.dst, self.width, self.row0);
+        }
+    }
+    let rows_per_chunk = (SCALE_CHUNK / width).max(1);
+    values
+        .par_chunks_mut(rows_per_chunk * width)
+        .enumerate()
+        .for_each(|(k, dst)| {
+            run(
+                backend,
+                Load {
+                    dst,
+                    width,
+                    row0: k * rows_per_chunk,
+                    source,
+                },
+            );
+        });
 }
 
 /// Rows per parallel scaling task (in elements).
@@ -309,6 +357,7 @@ mod tests {
                             scale,
                             Backend::Scalar,
                             usize::MAX,
+                            None,
                         );
                         for working_set in [1, 16, 64, 256, 4096] {
                             let mut values = input.clone();
@@ -321,6 +370,7 @@ mod tests {
                                 scale,
                                 backend,
                                 working_set,
+                                None,
                             );
                             assert_eq!(
                                 values, expected,
@@ -329,6 +379,69 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// A DIF whose first pass loads scaled rows from a source equals scaling, then the DIF.
+    #[test]
+    fn fused_source_load_equals_separate_scaling() {
+        use crate::kernels::Powers;
+        let domain = crate::Domain::PLONKY3;
+        let (c, s) = (Goldilocks::from_u64(3), Goldilocks::from_u64(0x1234_5678));
+        for backend in Backend::supported() {
+            for (log_n, width) in [(0, 1), (3, 2), (10, 1), (9, 3), (8, 8), (7, 17)] {
+                let tw = twiddles(domain.generator(), false, log_n);
+                let src = random(width << log_n, 99 + log_n as u64);
+                let mut expected = vec![Goldilocks::ZERO; src.len()];
+                scale_rows(&mut expected, Some(&src), width, c, s, Backend::Scalar);
+                transform_with(
+                    &mut expected,
+                    width,
+                    log_n,
+                    &tw,
+                    Flow::Dif,
+                    None,
+                    Backend::Scalar,
+                    usize::MAX,
+                    None,
+                );
+                let powers = Powers::new(c, s, log_n);
+                for working_set in [1, 64, 4096, WORKING_SET] {
+                    let mut values = vec![Goldilocks::ZERO; src.len()];
+                    let source = Source {
+                        src: &src,
+                        powers: &powers,
+                    };
+                    transform_with(
+                        &mut values,
+                        width,
+                        log_n,
+                        &tw,
+                        Flow::Dif,
+                        None,
+                        backend,
+                        working_set,
+                        Some(source),
+                    );
+                    assert_eq!(
+                        values, expected,
+                        "{backend} 2^{log_n}x{width} ws {working_set}"
+                    );
+                }
+                let mut values = vec![Goldilocks::ZERO; src.len()];
+                load(
+                    &mut values,
+                    width,
+                    Source {
+                        src: &src,
+                        powers: &powers,
+                    },
+                    backend,
+                );
+                let mut scaled = vec![Goldilocks::ZERO; src.len()];
+                scale_rows(&mut scaled, Some(&src), width, c, s, Backend::Scalar);
+                assert_eq!(values, scaled, "{backend} load 2^{log_n}x{width}");
             }
         }
     }

@@ -69,8 +69,8 @@ fn main() {
                     pool.install(|| match (k, lde) {
                         (0, false) => ntt.forward(&mut mine, width, Order::BitReversed).unwrap(),
                         (0, true) => drop(
-                            ntt.coset_lde(
-                                &mine,
+                            ntt.coset_lde_vec(
+                                mine,
                                 width,
                                 1,
                                 Goldilocks::from_u64(7),

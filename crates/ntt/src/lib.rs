@@ -47,7 +47,7 @@ mod schedule;
 mod twiddles;
 
 use aurum_goldilocks::{Backend, Goldilocks, selected_backend};
-use rayon::iter::ParallelExtend;
+use rayon::prelude::*;
 
 pub use crate::domain::{Domain, MAX_LOG_SIZE};
 pub use crate::element::NttElement;
@@ -250,15 +250,58 @@ impl Ntt {
     ) -> Result<Vec<E>, NttError> {
         let shape = shape::<E>(values.len(), width)?;
         check_lde(shape, added_bits)?;
-        // Filled in parallel: the first touch of fresh pages (faults, kernel zeroing) is a
+        if shift.is_zero() {
+            return Err(NttError::ZeroShift);
+        }
+        let backend = self.backend()?;
+        // Written in parallel: the first touch of fresh pages (faults, kernel zeroing) is a
         // large part of an LDE's cost and should not run on one thread.
         let mut out = Vec::with_capacity(values.len() << added_bits);
+        out.par_extend(values.par_iter().copied());
         out.par_extend(rayon::iter::repeat_n(
             E::default(),
-            values.len() << added_bits,
+            values.len() * ((1 << added_bits) - 1),
         ));
-        self.coset_lde_into(values, width, added_bits, shift, &mut out, output)?;
+        self.lde_base(
+            E::as_base_mut(&mut out),
+            shape,
+            added_bits,
+            shift,
+            output,
+            backend,
+        );
         Ok(out)
+    }
+
+    /// [`Ntt::coset_lde`] consuming the input and reusing its allocation for the output (as
+    /// `p3-dft`'s `coset_lde_batch` does): growing it keeps the pages already touched, so only
+    /// the new part of the output is fresh memory.
+    pub fn coset_lde_vec<E: NttElement>(
+        &self,
+        mut values: Vec<E>,
+        width: usize,
+        added_bits: usize,
+        shift: Goldilocks,
+        output: Order,
+    ) -> Result<Vec<E>, NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        check_lde(shape, added_bits)?;
+        if shift.is_zero() {
+            return Err(NttError::ZeroShift);
+        }
+        let backend = self.backend()?;
+        let extra = values.len() * ((1 << added_bits) - 1);
+        values.reserve_exact(extra);
+        values.par_extend(rayon::iter::repeat_n(E::default(), extra));
+        self.lde_base(
+            E::as_base_mut(&mut values),
+            shape,
+            added_bits,
+            shift,
+            output,
+            backend,
+        );
+        Ok(values)
     }
 
     /// [`Ntt::coset_lde`] into a caller-provided buffer of exactly `values.len() << added_bits`
@@ -285,8 +328,11 @@ impl Ntt {
             return Err(NttError::ZeroShift);
         }
         let backend = self.backend()?;
+        out[..values.len()]
+            .par_iter_mut()
+            .zip(values.par_iter())
+            .for_each(|(o, v)| *o = *v);
         self.lde_base(
-            E::as_base(values),
             E::as_base_mut(out),
             shape,
             added_bits,
@@ -368,18 +414,18 @@ impl Ntt {
         }
     }
 
-    /// The LDE on base-field columns.
+    /// The LDE on base-field columns, in place: `out` holds the input evaluations in its first
+    /// `1/2^added_bits`.
     ///
     /// The `2^added_bits · n` points of `shift·H'` split into `2^added_bits` cosets of `H`:
     /// point `i + 2^a·m` is `shift·g^i·ω^m` (`g` generates `H'`, `ω = g^(2^a)`). In bit-reversed
     /// order, coset `i`'s evaluations (themselves bit-reversed) fill the contiguous block
-    /// `rev_a(i)`. So: interpolate once, then per block scale the coefficients by powers of
-    /// that coset's shift and run a size-`n` DIF into the block: no zero padding is ever
-    /// transformed, and the output needs no permutation unless natural order is asked for.
-    #[allow(clippy::too_many_arguments)]
+    /// `rev_a(i)`. So: interpolate once, then for each block run a size-`n` DIF whose first
+    /// pass reads the coefficients scaled by powers of that coset's shift: no zero padding is
+    /// transformed, no separate scaling pass runs, and the output needs no permutation unless
+    /// natural order is asked for.
     fn lde_base(
         &self,
-        values: &[Goldilocks],
         out: &mut [Goldilocks],
         shape: Shape,
         added_bits: usize,
@@ -388,12 +434,12 @@ impl Ntt {
         backend: Backend,
     ) {
         let (width, log_n) = (shape.width, shape.log_height);
-        let block_len = values.len();
-        let (coeffs, rest) = out.split_at_mut(block_len);
-        // Interpolate: the bit-reversing copy (parallel, line-sized gathers) lets the DIT flow
-        // produce natural-order coefficients with no in-place permutation; the 1/n joins the
-        // coset scaling below.
-        bitrev::gather_bit_reversed(values, coeffs, width, log_n);
+        let block_len = out.len() >> added_bits;
+        let (others, coeffs) = out.split_at_mut(out.len() - block_len);
+        // Interpolate into the last block: the bit-reversing copy (parallel, line-sized
+        // gathers) lets the DIT flow produce natural-order coefficients with no in-place
+        // permutation; the 1/n joins the coset scaling below.
+        bitrev::gather_bit_reversed(&others[..block_len], coeffs, width, log_n);
         self.inverse_base(coeffs, shape, Order::BitReversed, None, backend);
         let g = self
             .domain
@@ -403,11 +449,8 @@ impl Ntt {
         let coset_shift =
             |block: usize| shift * g.exp_u64(bitrev::reverse_bits(block, added_bits) as u64);
         let tw = twiddles(self.domain.generator(), false, log_n);
-        // Blocks 1.. read the coefficients scaled by `(1/n)·shift_b^j` in the first pass of
-        // their DIF (no separate scaling pass); block 0, which holds the coefficients, is
-        // scaled in place and transformed last.
-        for (k, block) in rest.chunks_exact_mut(block_len).enumerate() {
-            let powers = Powers::new(inv_n, coset_shift(k + 1), log_n);
+        for (k, block) in others.chunks_exact_mut(block_len).enumerate() {
+            let powers = Powers::new(inv_n, coset_shift(k), log_n);
             let source = Source {
                 src: coeffs,
                 powers: &powers,
@@ -423,7 +466,9 @@ impl Ntt {
                 Some(source),
             );
         }
-        schedule::scale_rows(coeffs, None, width, inv_n, coset_shift(0), backend);
+        // The last block holds the coefficients: scale in place, transform last.
+        let last = (1 << added_bits) - 1;
+        schedule::scale_rows(coeffs, None, width, inv_n, coset_shift(last), backend);
         narrow::transform(coeffs, width, log_n, &tw, Flow::Dif, None, backend, None);
         if output == Order::Natural {
             bitrev::bit_reverse_rows(out, width, log_n + added_bits);

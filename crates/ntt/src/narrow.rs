@@ -14,6 +14,7 @@ use crate::twiddles::Twiddles;
 const COPY_ROWS: usize = 1 << 12;
 
 /// [`schedule::transform`], transposing narrow matrices to single columns first.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn transform(
     values: &mut [Goldilocks],
     width: usize,

@@ -44,6 +44,7 @@ fn floor_log2(x: usize) -> usize {
 }
 
 /// The transform (DIF or DIT) of every column of a row-major `2^log_n × width` matrix.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn transform(
     values: &mut [Goldilocks],
     width: usize,

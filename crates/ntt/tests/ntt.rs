@@ -83,6 +83,14 @@ fn check_all(
             .coset_lde(&coeffs, width, added_bits, shift, order)
             .unwrap();
         assert_eq!(lde, expected, "coset_lde +{added_bits} {ctx}");
+        let lde_vec = ntt
+            .coset_lde_vec(coeffs.clone(), width, added_bits, shift, order)
+            .unwrap();
+        assert_eq!(lde_vec, expected, "coset_lde_vec +{added_bits} {ctx}");
+        let mut into = vec![Goldilocks::ONE; lde.len()];
+        ntt.coset_lde_into(&coeffs, width, added_bits, shift, &mut into, order)
+            .unwrap();
+        assert_eq!(into, expected, "coset_lde_into +{added_bits} {ctx}");
     }
 }
 
@@ -334,6 +342,16 @@ fn bad_input_is_an_error_not_a_panic() {
     assert_eq!(
         ntt.coset_lde(&v8, 1, 1, Goldilocks::ZERO, Order::Natural),
         Err(NttError::ZeroShift)
+    );
+    assert_eq!(
+        ntt.coset_lde_vec(
+            vec![Goldilocks::ONE; 6],
+            1,
+            1,
+            Goldilocks::ONE,
+            Order::Natural
+        ),
+        Err(NttError::HeightNotPowerOfTwo { height: 6 })
     );
     let mut out = vec![Goldilocks::ZERO; 15];
     assert_eq!(

@@ -5,7 +5,9 @@
 //!   in place, evaluations in natural or bit-reversed [`Order`].
 //! * [`Ntt::coset_forward`] / [`Ntt::coset_inverse`]: the same on a coset `shift · H`.
 //! * [`Ntt::coset_lde`]: interpolate each column on `H` and evaluate on `shift · H'`,
-//!   `|H'| = 2^added_bits · |H|` — the low-degree extension that feeds Merkle commitments.
+//!   `|H'| = 2^added_bits · |H|` — the low-degree extension that feeds Merkle commitments
+//!   ([`Ntt::coset_lde_vec`] reuses the input's allocation, [`Ntt::coset_lde_into`] a
+//!   caller's buffer).
 //! * [`Ntt::bit_reverse_rows`]: the permutation itself.
 //! * [`Domain`]: Plonky3's roots (the default; results equal `p3-dft` 0.8 element for
 //!   element), plonky2's, Polygon zkProver's, or custom ones.

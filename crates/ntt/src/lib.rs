@@ -491,3 +491,40 @@ fn check_lde(shape: Shape, added_bits: usize) -> Result<(), NttError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The size limits, which no test can reach with real buffers (2^33 rows).
+    #[test]
+    fn sizes_beyond_two_to_the_32_are_refused() {
+        assert!(matches!(
+            shape::<Goldilocks>(1 << 33, 1),
+            Err(NttError::TooLarge {
+                log_size: 33,
+                max_log_size: 32
+            })
+        ));
+        assert!(shape::<Goldilocks>(1 << 32, 1).is_ok());
+        let big = Shape {
+            width: 1,
+            log_height: 30,
+        };
+        assert!(check_lde(big, 2).is_ok());
+        assert_eq!(
+            check_lde(big, 3),
+            Err(NttError::TooLarge {
+                log_size: 33,
+                max_log_size: 32
+            })
+        );
+        assert_eq!(
+            shape::<aurum_goldilocks::Goldilocks2>(usize::MAX, usize::MAX).unwrap_err(),
+            NttError::LengthNotMultipleOfWidth {
+                len: usize::MAX,
+                width: usize::MAX
+            }
+        );
+    }
+}

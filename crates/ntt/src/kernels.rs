@@ -54,15 +54,17 @@ impl Powers {
     }
 }
 
-/// Where the first pass of a DIF reads its rows from: row `j` of `src` times `c·s^j`.
+/// What the first pass of a DIF does to its rows before the butterflies: row `j` becomes
+/// row `j` of `src` (or, without `src`, itself) times `c·s^j` — the coset scaling, done while
+/// the rows are in cache anyway instead of in a pass of its own.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Source<'a> {
-    pub src: &'a [Goldilocks],
+    pub src: Option<&'a [Goldilocks]>,
     pub powers: &'a Powers,
 }
 
 impl Source<'_> {
-    /// `dst` (whole rows starting at row `row0`) = the matching rows of `src`, scaled.
+    /// Applies the source to `dst`: whole rows starting at row `row0` of the matrix.
     #[inline(always)]
     pub(crate) fn load_rows<Q: PackedField>(
         &self,
@@ -80,32 +82,22 @@ impl Source<'_> {
             let hi = self.powers.hi[j >> self.powers.log_lo];
             let lo = &self.powers.lo[offset..offset + seg];
             let d = &mut dst[done * width..(done + seg) * width];
-            let s = &self.src[j * width..(j + seg) * width];
+            if let Some(src) = self.src {
+                d.copy_from_slice(&src[j * width..(j + seg) * width]);
+            }
             if width == 1 {
                 let (d_p, d_s) = Q::pack_slice_with_suffix_mut(d);
-                let (s_p, s_s) = Q::pack_slice_with_suffix(s);
                 let (lo_p, lo_s) = Q::pack_slice_with_suffix(lo);
                 let hi_p = Q::broadcast(hi);
-                for ((x, y), f) in d_p.iter_mut().zip(s_p).zip(lo_p) {
-                    *x = *y * (*f * hi_p);
+                for (x, f) in d_p.iter_mut().zip(lo_p) {
+                    *x *= *f * hi_p;
                 }
-                for ((x, y), f) in d_s.iter_mut().zip(s_s).zip(lo_s) {
-                    *x = *y * (*f * hi);
+                for (x, f) in d_s.iter_mut().zip(lo_s) {
+                    *x *= *f * hi;
                 }
             } else {
-                for ((d_row, s_row), f) in
-                    d.chunks_exact_mut(width).zip(s.chunks_exact(width)).zip(lo)
-                {
-                    let f = *f * hi;
-                    let (d_p, d_s) = Q::pack_slice_with_suffix_mut(d_row);
-                    let (s_p, s_s) = Q::pack_slice_with_suffix(s_row);
-                    let f_p = Q::broadcast(f);
-                    for (x, y) in d_p.iter_mut().zip(s_p) {
-                        *x = *y * f_p;
-                    }
-                    for (x, y) in d_s.iter_mut().zip(s_s) {
-                        *x = *y * f;
-                    }
+                for (row, f) in d.chunks_exact_mut(width).zip(lo) {
+                    scale_in_place::<Q>(row, *f * hi);
                 }
             }
             done += seg;

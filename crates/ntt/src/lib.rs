@@ -177,7 +177,7 @@ impl Ntt {
     ) -> Result<(), NttError> {
         let shape = shape::<E>(values.len(), width)?;
         let backend = self.backend()?;
-        self.forward_base(E::as_base_mut(values), shape, output, backend);
+        self.forward_base(E::as_base_mut(values), shape, output, backend, None);
         Ok(())
     }
 
@@ -210,10 +210,13 @@ impl Ntt {
             return Err(NttError::ZeroShift);
         }
         let backend = self.backend()?;
-        let base = E::as_base_mut(values);
-        // p(shift·x) has coefficients c_j·shift^j.
-        schedule::scale_rows(base, None, shape.width, Goldilocks::ONE, shift, backend);
-        self.forward_base(base, shape, output, backend);
+        // p(shift·x) has coefficients c_j·shift^j: scaled by the first pass of the DIF.
+        let powers = Powers::new(Goldilocks::ONE, shift, shape.log_height);
+        let source = Source {
+            src: None,
+            powers: &powers,
+        };
+        self.forward_base(E::as_base_mut(values), shape, output, backend, Some(source));
         Ok(())
     }
 
@@ -363,6 +366,7 @@ impl Ntt {
         shape: Shape,
         output: Order,
         backend: Backend,
+        source: Option<Source<'_>>,
     ) {
         let tw = twiddles(self.domain.generator(), false, shape.log_height);
         narrow::transform(
@@ -373,7 +377,7 @@ impl Ntt {
             Flow::Dif,
             None,
             backend,
-            None,
+            source,
         );
         if output == Order::Natural {
             bitrev::bit_reverse_rows(values, shape.width, shape.log_height);
@@ -454,7 +458,7 @@ impl Ntt {
         for (k, block) in others.chunks_exact_mut(block_len).enumerate() {
             let powers = Powers::new(inv_n, coset_shift(k), log_n);
             let source = Source {
-                src: coeffs,
+                src: Some(coeffs),
                 powers: &powers,
             };
             narrow::transform(
@@ -468,10 +472,23 @@ impl Ntt {
                 Some(source),
             );
         }
-        // The last block holds the coefficients: scale in place, transform last.
+        // The last block holds the coefficients: scaled in place by its first pass, last.
         let last = (1 << added_bits) - 1;
-        schedule::scale_rows(coeffs, None, width, inv_n, coset_shift(last), backend);
-        narrow::transform(coeffs, width, log_n, &tw, Flow::Dif, None, backend, None);
+        let powers = Powers::new(inv_n, coset_shift(last), log_n);
+        let in_place = Source {
+            src: None,
+            powers: &powers,
+        };
+        narrow::transform(
+            coeffs,
+            width,
+            log_n,
+            &tw,
+            Flow::Dif,
+            None,
+            backend,
+            Some(in_place),
+        );
         if output == Order::Natural {
             bitrev::bit_reverse_rows(out, width, log_n + added_bits);
         }

@@ -26,7 +26,7 @@ use crate::twiddles::Twiddles;
 const WORKING_SET: usize = 1 << 16;
 /// Shortest contiguous run (elements) a stripe pass reads per stripe: whole cache lines and
 /// enough to keep the hardware prefetcher streaming.
-const MIN_RUN: usize = 64;
+const MIN_RUN: usize = 256;
 /// Below this many elements a transform runs on the calling thread.
 const PARALLEL_THRESHOLD: usize = 1 << 14;
 
@@ -411,7 +411,7 @@ mod tests {
                 for working_set in [1, 64, 4096, WORKING_SET] {
                     let mut values = vec![Goldilocks::ZERO; src.len()];
                     let source = Source {
-                        src: &src,
+                        src: Some(&src),
                         powers: &powers,
                     };
                     transform_with(
@@ -429,13 +429,34 @@ mod tests {
                         values, expected,
                         "{backend} 2^{log_n}x{width} ws {working_set}"
                     );
+                    // In place: the rows are scaled where they are.
+                    let mut values = src.clone();
+                    let in_place = Source {
+                        src: None,
+                        powers: &powers,
+                    };
+                    transform_with(
+                        &mut values,
+                        width,
+                        log_n,
+                        &tw,
+                        Flow::Dif,
+                        None,
+                        backend,
+                        working_set,
+                        Some(in_place),
+                    );
+                    assert_eq!(
+                        values, expected,
+                        "{backend} in place 2^{log_n}x{width} ws {working_set}"
+                    );
                 }
                 let mut values = vec![Goldilocks::ZERO; src.len()];
                 load(
                     &mut values,
                     width,
                     Source {
-                        src: &src,
+                        src: Some(&src),
                         powers: &powers,
                     },
                     backend,

@@ -82,11 +82,11 @@ const GATHER_ROWS: usize = 1 << 10;
 
 /// `dst` = the rows of `src` in bit-reversed order (out of place, parallel).
 ///
-/// A gathered row `rev(p)` is read from a random place, so each read should use whole cache
-/// lines: the destination is cut into `2^q` stripes (its top `q` index bits) with `2^q` rows
-/// of `width` elements per 64-byte line, and each task fills the same rows of every stripe.
-/// Destination rows `t·(n/2^q) + p` for `t < 2^q` come from the `2^q` consecutive source rows
-/// `rev(p) + rev_q(t)`: one line, used whole.
+/// A gathered row `rev(p)` is read from a random place, so each random read should fetch a
+/// whole run of lines (and a page-table walk be shared by many rows): the destination is cut
+/// into `2^q` stripes (its top `q` index bits), `2^q` rows making 512 bytes, and each task
+/// fills the same rows of every stripe. Destination rows `t·(n/2^q) + p` for `t < 2^q` come
+/// from the `2^q` consecutive source rows `rev(p) + rev_q(t)`: one 512-byte run, used whole.
 pub(crate) fn gather_bit_reversed(
     src: &[Goldilocks],
     dst: &mut [Goldilocks],
@@ -96,7 +96,7 @@ pub(crate) fn gather_bit_reversed(
     use rayon::prelude::*;
     debug_assert_eq!(src.len(), width << log_n);
     debug_assert_eq!(dst.len(), src.len());
-    let q = (8 / width).max(1).ilog2().min(log_n as u32) as usize;
+    let q = (64 / width).max(1).ilog2().min(log_n as u32) as usize;
     let stripe_rows = 1usize << (log_n - q);
     let chunk_rows = GATHER_ROWS.min(stripe_rows);
     let mut runs: Vec<_> = dst

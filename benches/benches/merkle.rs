@@ -23,7 +23,9 @@ use p3_symmetric::{PaddingFreeSponge, TruncatedPermutation};
 type P3Packing = <P3 as Field>::Packing;
 
 fn data(rows: usize, cols: usize) -> Vec<u64> {
-    (0..(rows * cols) as u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % aurum_goldilocks::P).collect()
+    (0..(rows * cols) as u64)
+        .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % aurum_goldilocks::P)
+        .collect()
 }
 
 fn bench_preset<C: MerkleConfig, M: Mmcs<P3>>(
@@ -39,10 +41,19 @@ fn bench_preset<C: MerkleConfig, M: Mmcs<P3>>(
     let theirs: Vec<P3> = raw.iter().map(|&x| P3::new(x)).collect();
     let mut group = c.benchmark_group(format!("merkle/{name}/2^{}x{cols}", rows.trailing_zeros()));
     let tree = MerkleTree::new(config, vec![Matrix::new(&ours, cols).unwrap()]).unwrap();
-    group.throughput(Throughput::Elements(tree.shape().permutations(|len| config.leaf().permutations(len)) as u64));
+    group.throughput(Throughput::Elements(
+        tree.shape()
+            .permutations(|len| config.leaf().permutations(len)) as u64,
+    ));
     drop(tree);
     group.bench_function(BenchmarkId::from_parameter("aurum"), |b| {
-        b.iter(|| black_box(MerkleTree::new(config, vec![Matrix::new(&ours, cols).unwrap()]).unwrap().root()));
+        b.iter(|| {
+            black_box(
+                MerkleTree::new(config, vec![Matrix::new(&ours, cols).unwrap()])
+                    .unwrap()
+                    .root(),
+            )
+        });
     });
     group.bench_function(BenchmarkId::from_parameter("p3"), |b| {
         // Plonky3's commit takes its matrices by value; the copy is outside the timed part.
@@ -53,12 +64,24 @@ fn bench_preset<C: MerkleConfig, M: Mmcs<P3>>(
         );
     });
     for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        group.bench_function(BenchmarkId::from_parameter(format!("aurum-{threads}-thread")), |b| {
-            b.iter(|| {
-                pool.install(|| black_box(MerkleTree::new(config, vec![Matrix::new(&ours, cols).unwrap()]).unwrap().root()))
-            });
-        });
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        group.bench_function(
+            BenchmarkId::from_parameter(format!("aurum-{threads}-thread")),
+            |b| {
+                b.iter(|| {
+                    pool.install(|| {
+                        black_box(
+                            MerkleTree::new(config, vec![Matrix::new(&ours, cols).unwrap()])
+                                .unwrap()
+                                .root(),
+                        )
+                    })
+                });
+            },
+        );
     }
     group.finish();
 }

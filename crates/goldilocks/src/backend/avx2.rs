@@ -127,6 +127,22 @@ unsafe impl PackedField for PackedAvx2 {
     }
 
     #[inline(always)]
+    fn mul_2exp(self, exp: u64) -> Self {
+        // 2^96 ≡ −1 and 2^64 ≡ 2^32 − 1: bring the exponent below 64, then shift.
+        let mut exp = exp % 192;
+        let mut x = self;
+        if exp >= 96 {
+            x = -x;
+            exp -= 96;
+        }
+        if exp >= 64 {
+            let y = Self::from_vector(mul_2exp_below_64(x.to_vector(), exp - 64));
+            return Self::from_vector(mul_2exp_below_64(y.to_vector(), 32)) - y;
+        }
+        Self::from_vector(mul_2exp_below_64(x.to_vector(), exp))
+    }
+
+    #[inline(always)]
     fn sum_deferred(values: &[Self]) -> Self {
         let Some((first, rest)) = values.split_first() else {
             return Self::ZERO;
@@ -330,6 +346,19 @@ fn reduce128(hi: __m256i, lo: __m256i) -> __m256i {
         // hi_lo·EPSILON < p, so the sum below needs one carry fix-up at most.
         let t1 = _mm256_mul_epu32(hi, core::hint::black_box(set1(EPSILON)));
         shift(add_no_double_overflow_s(t1, t0_s))
+    }
+}
+
+/// `x · 2^exp` for `exp < 64`: the 128-bit product is two shifts, then one reduction.
+#[inline(always)]
+fn mul_2exp_below_64(x: __m256i, exp: u64) -> __m256i {
+    debug_assert!(exp < 64);
+    // SAFETY: see the module docs (only reachable on AVX2 CPUs).
+    unsafe {
+        let lo = _mm256_sllv_epi64(x, set1(exp));
+        // A shift count of 64 (exp = 0) yields 0, as the high word must be.
+        let hi = _mm256_srlv_epi64(x, set1(64 - exp));
+        reduce128(hi, lo)
     }
 }
 

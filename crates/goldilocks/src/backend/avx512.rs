@@ -122,6 +122,22 @@ unsafe impl PackedField for PackedAvx512 {
     }
 
     #[inline(always)]
+    fn mul_2exp(self, exp: u64) -> Self {
+        // 2^96 ≡ −1 and 2^64 ≡ 2^32 − 1: bring the exponent below 64, then shift.
+        let mut exp = exp % 192;
+        let mut x = self;
+        if exp >= 96 {
+            x = -x;
+            exp -= 96;
+        }
+        if exp >= 64 {
+            let y = Self::from_vector(mul_2exp_below_64(x.to_vector(), exp - 64));
+            return Self::from_vector(mul_2exp_below_64(y.to_vector(), 32)) - y;
+        }
+        Self::from_vector(mul_2exp_below_64(x.to_vector(), exp))
+    }
+
+    #[inline(always)]
     fn sum_deferred(values: &[Self]) -> Self {
         let Some((first, rest)) = values.split_first() else {
             return Self::ZERO;
@@ -321,6 +337,20 @@ fn reduce128(hi: __m512i, lo: __m512i) -> __m512i {
         // hi_lo·EPSILON < p: one carry fix-up at most.
         let t1 = _mm512_mul_epu32(hi, opaque_epsilon());
         add_no_double_overflow(t0, t1)
+    }
+}
+
+/// `x · 2^exp` for `exp < 64`: the 128-bit product is two shifts, then one reduction (which
+/// LLVM trims further for small `exp`, where the high word has fewer than 32 bits).
+#[inline(always)]
+fn mul_2exp_below_64(x: __m512i, exp: u64) -> __m512i {
+    debug_assert!(exp < 64);
+    // SAFETY: see the module docs (only reachable on AVX-512F CPUs).
+    unsafe {
+        let lo = _mm512_sllv_epi64(x, set1(exp));
+        // A shift count of 64 (exp = 0) yields 0, as the high word must be.
+        let hi = _mm512_srlv_epi64(x, set1(64 - exp));
+        reduce128(hi, lo)
     }
 }
 

@@ -94,6 +94,15 @@ fn human_time(ns: f64) -> String {
     }
 }
 
+/// A rate as elements per ns, or as time per element when that reads better.
+fn per_element(rate: f64) -> String {
+    if rate >= 0.1 {
+        format!("{rate:.3}/ns")
+    } else {
+        format!("{}/el", human_time(1.0 / rate))
+    }
+}
+
 /// The peer a function of ours is compared with: the peer on the same backend
 /// (`aurum-avx2[-b2]` ↔ `p3-avx2`), else, for benchmarks that are not per backend, the
 /// group's only peer.
@@ -145,7 +154,7 @@ fn main() -> ExitCode {
                     Some(s) if s.elements.is_some() => {
                         print!(
                             " {:>22} |",
-                            format!("{} ({:.3}/ns)", human_time(s.median_ns), s.rate())
+                            format!("{} ({})", human_time(s.median_ns), per_element(s.rate()))
                         )
                     }
                     Some(s) => print!(" {:>22} |", human_time(s.median_ns)),

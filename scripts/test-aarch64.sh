@@ -60,6 +60,8 @@ ls /usr/lib/rustlib/aarch64-unknown-linux-gnu/lib/libcore-*.rlib >/dev/null 2>&1
 command -v qemu-aarch64-static >/dev/null || die "qemu-aarch64-static missing"
 
 export RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc
+# Tests that start the `aurum` binary run it through the emulator too (there is no binfmt_misc).
+export AURUM_TEST_RUNNER=qemu-aarch64-static
 # A separate target dir: the Debian rustc is a different compiler from the pinned one.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/aarch64-cross"
 log "using $($RUSTC -V)"

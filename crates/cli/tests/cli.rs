@@ -7,8 +7,23 @@ use std::process::{Command, Output};
 use aurum_goldilocks::{Goldilocks, P};
 use aurum_merkle::{Matrix, MerkleTree, config};
 
+/// The `aurum` binary as a command. Cross-tests (scripts/test-aarch64.sh) run this test under
+/// qemu user emulation, which cannot start another foreign binary by itself: they name the
+/// emulator in `AURUM_TEST_RUNNER`.
+fn aurum_command() -> Command {
+    let exe = env!("CARGO_BIN_EXE_aurum");
+    match std::env::var("AURUM_TEST_RUNNER") {
+        Ok(runner) if !runner.is_empty() => {
+            let mut command = Command::new(runner);
+            command.arg(exe);
+            command
+        }
+        _ => Command::new(exe),
+    }
+}
+
 fn aurum(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_aurum"))
+    aurum_command()
         .args(args)
         .env_remove("AURUM_BACKEND")
         .output()
@@ -207,7 +222,7 @@ fn bad_input_is_a_clear_error() {
             "{err}"
         );
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_aurum"))
+    let out = aurum_command()
         .env("AURUM_BACKEND", "quantum")
         .output()
         .unwrap();

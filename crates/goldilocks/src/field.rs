@@ -418,6 +418,23 @@ fn gcd_factor(f: i64) -> Goldilocks {
     }
 }
 
+/// `Σ x·c` over the pairs, with the 128-bit products accumulated in 160 bits (a `u128` and
+/// a count of its overflows) and reduced once; any number of terms below 2^32.
+#[inline(always)]
+pub(crate) fn linear_combination_u160(
+    terms: impl Iterator<Item = (Goldilocks, Goldilocks)>,
+) -> Goldilocks {
+    let mut acc = 0u128;
+    let mut overflows = 0u64;
+    for (x, c) in terms {
+        let (sum, over) = acc.overflowing_add(u128::from(x.value) * u128::from(c.value));
+        acc = sum;
+        overflows += u64::from(over);
+    }
+    // 2^128 ≡ (2^32 − 1)² = 2^64 − 2^33 + 1 ≡ −2^32 (mod p).
+    Goldilocks::from_raw(reduce128(acc)) - Goldilocks::from_raw(overflows << 32)
+}
+
 /// `x mod p` for any `u64`.
 #[inline(always)]
 pub(crate) const fn canonicalize(x: u64) -> u64 {

@@ -10,6 +10,8 @@
 //!   Merkle trees use (Plonky3's `PaddingFreeSponge<_, W, RATE, OUT>` and
 //!   `TruncatedPermutation<_, 2, OUT, W>`; plonky2's `hash_no_pad` and `two_to_one` are the
 //!   same constructions at width 12).
+//! * [`hash_rows`] and [`RowHasher`]: the bulk row-hashing driver, shared by every absorb rule
+//!   (the sponge above, and e.g. plonky2's `hash_or_noop` or Polygon's `linear_hash`).
 //! * [`grain`]: the Grain LFSR round-constant generator of the Poseidon papers.
 
 pub mod grain;
@@ -17,7 +19,7 @@ mod many;
 mod sponge;
 
 pub use many::{PERMUTE_MANY_PARALLEL_THRESHOLD, PermuteMany, permute_many};
-pub use sponge::{LengthError, PaddingFreeSponge, TruncatedPermutation};
+pub use sponge::{LengthError, PaddingFreeSponge, RowHasher, TruncatedPermutation, hash_rows};
 
 use aurum_goldilocks::{Backend, Goldilocks, PackedField};
 

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use aurum_goldilocks::{Goldilocks, Kernel, PackedField, dispatch};
+use aurum_goldilocks::{Backend, Goldilocks, Kernel, PackedField, dispatch};
 use rayon::prelude::*;
 
 use crate::Permutation;
@@ -110,78 +110,123 @@ impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize>
     }
 
     /// Hashes every row of a row-major matrix (`data.len() = digests.len() · row_len`), on the
-    /// backend selected at run time and in parallel for many rows.
+    /// backend selected at run time and in parallel for many rows (see [`hash_rows`]).
     pub fn hash_rows(
         &self,
         data: &[Goldilocks],
         row_len: usize,
         digests: &mut [[Goldilocks; OUT]],
     ) -> Result<(), LengthError> {
-        expect_len(
-            "hash_rows: data (rows × row_len)",
-            digests.len() * row_len,
-            data.len(),
-        )?;
-        if digests.len() < PARALLEL_ROWS || row_len == 0 {
-            dispatch(HashRows {
-                sponge: self,
-                data,
-                row_len,
-                digests,
-            });
-        } else {
-            digests
-                .par_chunks_mut(ROWS_PER_TASK)
-                .zip(data.par_chunks(ROWS_PER_TASK * row_len))
-                .for_each(|(digests, data)| {
-                    dispatch(HashRows {
-                        sponge: self,
-                        data,
-                        row_len,
-                        digests,
-                    })
-                });
-        }
-        Ok(())
+        hash_rows(self, data, row_len, digests)
     }
 }
 
-/// One thread's share of [`PaddingFreeSponge::hash_rows`].
-struct HashRows<'a, Perm, const W: usize, const RATE: usize, const OUT: usize> {
-    sponge: &'a PaddingFreeSponge<Perm, W, RATE, OUT>,
+impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize> RowHasher<OUT>
+    for PaddingFreeSponge<Perm, W, RATE, OUT>
+{
+    fn hash_row(&self, row: &[Goldilocks]) -> [Goldilocks; OUT] {
+        self.hash(row)
+    }
+
+    #[inline(always)]
+    fn hash_rows_packed<P: PackedField, const B: usize>(
+        &self,
+        len: usize,
+        element: impl FnMut(usize, usize, usize) -> Goldilocks,
+    ) -> [[P; OUT]; B] {
+        self.hash_packed::<P, B>(len, element)
+    }
+
+    fn batch_size(&self, backend: Backend) -> usize {
+        self.perm.batch_size(backend)
+    }
+}
+
+/// A hash of equal-length rows into `OUT`-element digests, with a batched packed form: what
+/// the bulk driver [`hash_rows`] needs. Implemented by [`PaddingFreeSponge`]; other absorb
+/// rules (e.g. plonky2's `hash_or_noop`, Polygon's `linear_hash`) implement it in their crates
+/// and share the driver.
+pub trait RowHasher<const OUT: usize>: Sync {
+    /// Hashes one row (scalar).
+    fn hash_row(&self, row: &[Goldilocks]) -> [Goldilocks; OUT];
+
+    /// Hashes `B · P::WIDTH` rows of `len` elements at once, row `(b, lane)` in lane `lane` of
+    /// batch `b`; `element(b, lane, k)` returns its `k`-th element. Must be `#[inline(always)]`
+    /// (it runs inside the backend's entry point, see `aurum_goldilocks::dispatch`).
+    fn hash_rows_packed<P: PackedField, const B: usize>(
+        &self,
+        len: usize,
+        element: impl FnMut(usize, usize, usize) -> Goldilocks,
+    ) -> [[P; OUT]; B];
+
+    /// The batch size (one of [`crate::BATCH_SIZES`]) to use on `backend`.
+    fn batch_size(&self, backend: Backend) -> usize;
+}
+
+/// Hashes every row of a row-major matrix (`data.len() = digests.len() · row_len`) with any
+/// [`RowHasher`]: `B · WIDTH` rows at a time in the lanes of the backend selected at run time,
+/// the hasher's batch size `B`, in parallel (rayon) for many rows. Wrong lengths are an error.
+pub fn hash_rows<H: RowHasher<OUT>, const OUT: usize>(
+    hasher: &H,
+    data: &[Goldilocks],
+    row_len: usize,
+    digests: &mut [[Goldilocks; OUT]],
+) -> Result<(), LengthError> {
+    expect_len(
+        "hash_rows: data (rows × row_len)",
+        digests.len().saturating_mul(row_len),
+        data.len(),
+    )?;
+    if digests.len() < PARALLEL_ROWS || row_len == 0 {
+        dispatch(HashRows {
+            hasher,
+            data,
+            row_len,
+            digests,
+        });
+    } else {
+        digests
+            .par_chunks_mut(ROWS_PER_TASK)
+            .zip(data.par_chunks(ROWS_PER_TASK * row_len))
+            .for_each(|(digests, data)| {
+                dispatch(HashRows {
+                    hasher,
+                    data,
+                    row_len,
+                    digests,
+                })
+            });
+    }
+    Ok(())
+}
+
+/// One thread's share of [`hash_rows`].
+struct HashRows<'a, H, const OUT: usize> {
+    hasher: &'a H,
     data: &'a [Goldilocks],
     row_len: usize,
     digests: &'a mut [[Goldilocks; OUT]],
 }
 
-impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize> Kernel
-    for HashRows<'_, Perm, W, RATE, OUT>
-{
+impl<H: RowHasher<OUT>, const OUT: usize> Kernel for HashRows<'_, H, OUT> {
     type Output = ();
 
     #[inline(always)]
     fn run<P: PackedField>(self) {
-        match self.sponge.perm.batch_size(P::BACKEND) {
-            4 => hash_rows_batched::<P, Perm, W, RATE, OUT, 4>(self),
-            2 => hash_rows_batched::<P, Perm, W, RATE, OUT, 2>(self),
-            _ => hash_rows_batched::<P, Perm, W, RATE, OUT, 1>(self),
+        match self.hasher.batch_size(P::BACKEND) {
+            4 => hash_rows_batched::<P, H, OUT, 4>(self),
+            2 => hash_rows_batched::<P, H, OUT, 2>(self),
+            _ => hash_rows_batched::<P, H, OUT, 1>(self),
         }
     }
 }
 
 #[inline(always)]
-fn hash_rows_batched<
-    P: PackedField,
-    Perm: Permutation<W>,
-    const W: usize,
-    const RATE: usize,
-    const OUT: usize,
-    const B: usize,
->(
-    job: HashRows<'_, Perm, W, RATE, OUT>,
+fn hash_rows_batched<P: PackedField, H: RowHasher<OUT>, const OUT: usize, const B: usize>(
+    job: HashRows<'_, H, OUT>,
 ) {
     let HashRows {
-        sponge,
+        hasher,
         data,
         row_len,
         digests,
@@ -190,7 +235,7 @@ fn hash_rows_batched<
     let full = digests.len() - digests.len() % group;
     for (g, out) in digests[..full].chunks_exact_mut(group).enumerate() {
         let base = g * group;
-        let hashed = sponge.hash_packed::<P, B>(row_len, |b, lane, k| {
+        let hashed = hasher.hash_rows_packed::<P, B>(row_len, |b, lane, k| {
             data[(base + b * P::WIDTH + lane) * row_len + k]
         });
         for (b, digest) in hashed.iter().enumerate() {
@@ -202,7 +247,7 @@ fn hash_rows_batched<
         }
     }
     for (r, out) in digests.iter_mut().enumerate().skip(full) {
-        *out = sponge.hash(&data[r * row_len..(r + 1) * row_len]);
+        *out = hasher.hash_row(&data[r * row_len..(r + 1) * row_len]);
     }
 }
 

@@ -43,6 +43,18 @@ unsafe impl PackedField for Goldilocks {
     }
 
     #[inline(always)]
+    fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &[u32; N]) -> Self {
+        debug_assert!(cs.iter().map(|&c| u64::from(c)).sum::<u64>() < 1 << 31);
+        let mut acc = 0u128;
+        for (x, &c) in xs.iter().zip(cs) {
+            acc += u128::from(x.raw()) * u128::from(c);
+        }
+        // acc < 2^64 · Σc < 2^95: the high word is below 2^31, and 2^64 ≡ EPSILON.
+        let (lo, hi) = (acc as u64, (acc >> 64) as u64);
+        Goldilocks::from_raw(add_then_fold_carry(lo, hi * EPSILON))
+    }
+
+    #[inline(always)]
     fn exp7(self) -> Self {
         Goldilocks::exp7(self)
     }

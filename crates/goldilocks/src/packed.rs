@@ -337,15 +337,24 @@ pub(crate) fn check_block_len(block_len: usize, width: usize) {
     );
 }
 
-/// `Σ values` as a balanced tree of additions (short dependency chains).
+/// `Σ terms` as a balanced tree of additions (short dependency chains).
+///
+/// Iterative on purpose: a recursive `#[inline(always)]` function cannot be fully inlined,
+/// and the out-of-line copy would be compiled without the backend's target features.
 #[inline(always)]
-pub(crate) fn tree_sum<P: PackedField>(values: &[P]) -> P {
-    match values.len() {
-        0 => P::ZERO,
-        1 => values[0],
-        n => {
-            let (left, right) = values.split_at(n / 2);
-            tree_sum(left) + tree_sum(right)
+pub(crate) fn tree_sum<P: PackedField, const N: usize>(mut terms: [P; N]) -> P {
+    let mut len = N;
+    while len > 1 {
+        let half = len / 2;
+        for k in 0..half {
+            terms[k] = terms[2 * k] + terms[2 * k + 1];
+        }
+        if len % 2 == 1 {
+            terms[half] = terms[len - 1];
+            len = half + 1;
+        } else {
+            len = half;
         }
     }
+    terms.first().copied().unwrap_or(P::ZERO)
 }

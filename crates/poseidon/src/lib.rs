@@ -150,20 +150,30 @@ const MDS_ROW_REST: [u32; WIDTH] = {
     row
 };
 
+// Hot-path code below uses plain loops, never closures (`array::from_fn`, `map`): a closure
+// is compiled as its own function without the backend's target features, so the SIMD
+// intrinsics inside would not inline into it (100× slower on AVX2/AVX-512).
+
 /// `state[(k + i) mod 12]` for `k = 0..12`: the operand of MDS row `i`.
 #[inline(always)]
 fn rotated<P: PackedField>(state: &[P; WIDTH], i: usize) -> [P; WIDTH] {
-    core::array::from_fn(|k| state[(k + i) % WIDTH])
+    let mut out = [P::ZERO; WIDTH];
+    for (k, o) in out.iter_mut().enumerate() {
+        *o = state[(k + i) % WIDTH];
+    }
+    out
 }
 
 /// `MDS · state` with the small coefficients: one deferred-reduction linear combination per
 /// output.
 #[inline(always)]
 pub fn mds_layer<P: PackedField>(state: &[P; WIDTH]) -> [P; WIDTH] {
-    core::array::from_fn(|i| {
+    let mut out = [P::ZERO; WIDTH];
+    for (i, o) in out.iter_mut().enumerate() {
         let row = if i == 0 { &MDS_ROW_0 } else { &MDS_ROW_REST };
-        P::linear_combination_small(&rotated(state, i), row)
-    })
+        *o = P::linear_combination_small(&rotated(state, i), row);
+    }
+    out
 }
 
 /// Adds a round's constants to every state, then applies the S-box to every word of every

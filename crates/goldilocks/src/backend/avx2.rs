@@ -129,15 +129,24 @@ unsafe impl PackedField for PackedAvx2 {
     #[inline(always)]
     fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &[u32; N]) -> Self {
         debug_assert!(cs.iter().map(|&c| u64::from(c)).sum::<u64>() < 1 << 31);
-        Self::from_vector(linear_combination_small(&xs.map(Self::to_vector), cs))
+        // Plain loops, no closures: a closure is a separate function without the backend's
+        // target features, and the intrinsics would not inline into it.
+        let mut vectors = [set1(0); N];
+        for (v, x) in vectors.iter_mut().zip(xs) {
+            *v = x.to_vector();
+        }
+        Self::from_vector(linear_combination_small(&vectors, cs))
     }
 
     #[inline(always)]
     fn linear_combination<const N: usize>(xs: &[Self; N], cs: &[Goldilocks; N]) -> Self {
         // Multiplications with per-term reduction and a balanced addition tree: without
         // carry flags, deferring the reduction of 128-bit products costs as much as doing it.
-        let terms: [Self; N] = core::array::from_fn(|k| xs[k] * cs[k]);
-        crate::packed::tree_sum(&terms)
+        let mut terms = [Self::ZERO; N];
+        for ((t, x), c) in terms.iter_mut().zip(xs).zip(cs) {
+            *t = *x * *c;
+        }
+        crate::packed::tree_sum(terms)
     }
 
     #[inline(always)]

@@ -418,21 +418,24 @@ fn gcd_factor(f: i64) -> Goldilocks {
     }
 }
 
-/// `Σ x·c` over the pairs, with the 128-bit products accumulated in 160 bits (a `u128` and
-/// a count of its overflows) and reduced once; any number of terms below 2^32.
+/// `Σ x·c` over the pairs with one reduction: the low and high 64-bit halves of the 128-bit
+/// products are summed in two `u128`s (an `add`/`adc` pair each, no carry tracking that LLVM
+/// could turn into compare chains), then `lo + hi·2^64` is reduced. Fewer than 2^32 terms.
 #[inline(always)]
 pub(crate) fn linear_combination_u160(
     terms: impl Iterator<Item = (Goldilocks, Goldilocks)>,
 ) -> Goldilocks {
-    let mut acc = 0u128;
-    let mut overflows = 0u64;
+    let mut lo = 0u128;
+    let mut hi = 0u128;
     for (x, c) in terms {
-        let (sum, over) = acc.overflowing_add(u128::from(x.value) * u128::from(c.value));
-        acc = sum;
-        overflows += u64::from(over);
+        let prod = u128::from(x.value) * u128::from(c.value);
+        lo += u128::from(prod as u64);
+        hi += prod >> 64;
     }
-    // 2^128 ≡ (2^32 − 1)² = 2^64 − 2^33 + 1 ≡ −2^32 (mod p).
-    Goldilocks::from_raw(reduce128(acc)) - Goldilocks::from_raw(overflows << 32)
+    // lo + hi·2^64 = sum + top·2^128 with sum < 2^128, and 2^128 ≡ −2^32 (mod p).
+    let (sum, carry) = lo.overflowing_add(hi << 64);
+    let top = (hi >> 64) as u64 + u64::from(carry);
+    Goldilocks::from_raw(reduce128(sum)) - Goldilocks::from_raw(top << 32)
 }
 
 /// `x mod p` for any `u64`.

@@ -53,7 +53,7 @@ pub mod reference;
 use aurum_goldilocks::{Backend, Goldilocks, PackedField};
 use aurum_symmetric::Permutation;
 
-use constants::{HALF_FULL_ROUNDS, MDS_CIRC, MDS_DIAG_0, PARTIAL_ROUNDS, WIDTH};
+use constants::{HALF_FULL_ROUNDS, PARTIAL_ROUNDS, WIDTH};
 pub use fast::FastConstants;
 pub use hash::{Digest, HashMode, HashNoPad, HashOrNoop, LinearHash, TwoToOne, hash_many};
 
@@ -127,53 +127,54 @@ impl BatchTable {
     }
 }
 
-/// Row 0 of the MDS matrix in circulant order (`MDS_CIRC` with the diagonal term folded in).
-const MDS_ROW_0: [u32; WIDTH] = {
-    let mut row = [0u32; WIDTH];
-    let mut k = 0;
-    while k < WIDTH {
-        row[k] = MDS_CIRC[k] as u32;
-        k += 1;
+/// The MDS matrix as `u32` rows, `MDS_U32[i][j]` multiplying `state[j]` in `out[i]`.
+const MDS_U32: [[u32; WIDTH]; WIDTH] = {
+    let m = constants::mds_matrix();
+    let mut out = [[0u32; WIDTH]; WIDTH];
+    let mut i = 0;
+    while i < WIDTH {
+        let mut j = 0;
+        while j < WIDTH {
+            out[i][j] = m[i][j] as u32;
+            j += 1;
+        }
+        i += 1;
     }
-    row[0] += MDS_DIAG_0 as u32;
-    row
+    out
 };
 
-/// Rows 1–11 of the MDS matrix in circulant order.
-const MDS_ROW_REST: [u32; WIDTH] = {
-    let mut row = [0u32; WIDTH];
-    let mut k = 0;
-    while k < WIDTH {
-        row[k] = MDS_CIRC[k] as u32;
-        k += 1;
-    }
-    row
-};
+/// Repeats a block with `$i` bound to each literal: a forced unroll, for loops LLVM leaves
+/// rolled (their bodies look big once the field arithmetic is inlined), which then round-trip
+/// every word through memory.
+macro_rules! unroll {
+    ($i:ident in [$($n:literal)*] $body:block) => {
+        $({
+            let $i: usize = $n;
+            $body
+        })*
+    };
+}
 
 // Hot-path code below uses plain loops, never closures (`array::from_fn`, `map`): a closure
 // is compiled as its own function without the backend's target features, so the SIMD
 // intrinsics inside would not inline into it (100× slower on AVX2/AVX-512).
 
-/// `state[(k + i) mod 12]` for `k = 0..12`: the operand of MDS row `i`.
-#[inline(always)]
-fn rotated<P: PackedField>(state: &[P; WIDTH], i: usize) -> [P; WIDTH] {
-    let mut out = [P::ZERO; WIDTH];
-    for (k, o) in out.iter_mut().enumerate() {
-        *o = state[(k + i) % WIDTH];
-    }
-    out
-}
-
 /// `MDS · state` with the small coefficients: one deferred-reduction linear combination per
-/// output.
+/// output, over the unrotated state with the matrix row as coefficients (so the rows share
+/// every operand and its split into 32-bit halves). The 12 rows are spelled out (a macro, not
+/// a loop) so that each reads a constant row.
 #[inline(always)]
-pub fn mds_layer<P: PackedField>(state: &[P; WIDTH]) -> [P; WIDTH] {
-    let mut out = [P::ZERO; WIDTH];
-    for (i, o) in out.iter_mut().enumerate() {
-        let row = if i == 0 { &MDS_ROW_0 } else { &MDS_ROW_REST };
-        *o = P::linear_combination_small(&rotated(state, i), row);
+pub fn mds_layer<P: PackedField>(state: &mut [P; WIDTH]) {
+    macro_rules! rows {
+        ($($i:literal)*) => {
+            [$(P::linear_combination_small(state, &MDS_U32[$i])),*]
+        };
     }
-    out
+    let out: [P; WIDTH] = rows!(0 1 2 3 4 5 6 7 8 9 10 11);
+    // Written back word by word (a whole-array assignment may become a `memcpy` call).
+    for (s, o) in state.iter_mut().zip(out) {
+        *s = o;
+    }
 }
 
 /// Adds a round's constants to every state, then applies the S-box to every word of every
@@ -185,14 +186,14 @@ fn full_sbox_layer<P: PackedField, const B: usize>(
     constants: &[Goldilocks; WIDTH],
 ) {
     for state in states.iter_mut() {
-        for (s, &c) in state.iter_mut().zip(constants) {
-            *s += c;
-        }
+        unroll!(i in [0 1 2 3 4 5 6 7 8 9 10 11] {
+            state[i] += constants[i];
+        });
     }
     for state in states.iter_mut() {
-        for s in state.iter_mut() {
-            *s = s.exp7();
-        }
+        unroll!(i in [0 1 2 3 4 5 6 7 8 9 10 11] {
+            state[i] = state[i].exp7();
+        });
     }
 }
 
@@ -205,16 +206,17 @@ impl Poseidon {
         for constants in &c.full[..HALF_FULL_ROUNDS - 1] {
             full_sbox_layer(states, constants);
             for state in states.iter_mut() {
-                *state = mds_layer(state);
+                mds_layer(state);
             }
         }
         full_sbox_layer(states, &c.full[HALF_FULL_ROUNDS - 1]);
         for state in states.iter_mut() {
             let s = *state;
-            state[0] = P::linear_combination_small(&s, &MDS_ROW_0) + c.partial[0];
-            for (out, row) in state[1..].iter_mut().zip(&c.first_partial_matrix) {
-                *out = P::linear_combination(&s, row);
-            }
+            state[0] = P::linear_combination_small(&s, &MDS_U32[0]) + c.partial[0];
+            let rows = &c.first_partial_matrix;
+            unroll!(i in [1 2 3 4 5 6 7 8 9 10 11] {
+                state[i] = P::linear_combination(&s, &rows[i - 1]);
+            });
         }
     }
 
@@ -239,10 +241,11 @@ impl Poseidon {
             }
             for (state, sum) in states.iter_mut().zip(partial_sums) {
                 let s0 = state[0];
-                for (s, &w) in state[1..].iter_mut().zip(&c.partial_cols[j]) {
-                    *s += s0 * w;
-                }
-                state[0] = s0.mul_small(MDS_ROW_0[0]) + sum;
+                let cols = &c.partial_cols[j];
+                unroll!(i in [1 2 3 4 5 6 7 8 9 10 11] {
+                    state[i] += s0 * cols[i - 1];
+                });
+                state[0] = s0.mul_small(MDS_U32[0][0]) + sum;
             }
         }
     }
@@ -253,7 +256,7 @@ impl Poseidon {
         for constants in &self.constants.full[HALF_FULL_ROUNDS..] {
             full_sbox_layer(states, constants);
             for state in states.iter_mut() {
-                *state = mds_layer(state);
+                mds_layer(state);
             }
         }
     }
@@ -262,9 +265,13 @@ impl Poseidon {
 impl Permutation<WIDTH> for Poseidon {
     #[inline(always)]
     fn permute_batch<P: PackedField, const B: usize>(&self, states: &mut [[P; WIDTH]; B]) {
-        self.initial_full_rounds(states);
-        self.partial_rounds(states);
-        self.terminal_full_rounds(states);
+        // Work on a local copy: LLVM keeps a local array in registers more readily than
+        // memory behind a reference.
+        let mut local = *states;
+        self.initial_full_rounds(&mut local);
+        self.partial_rounds(&mut local);
+        self.terminal_full_rounds(&mut local);
+        *states = local;
     }
 
     fn batch_size(&self, backend: Backend) -> usize {

@@ -129,13 +129,7 @@ unsafe impl PackedField for PackedAvx2 {
     #[inline(always)]
     fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &[u32; N]) -> Self {
         debug_assert!(cs.iter().map(|&c| u64::from(c)).sum::<u64>() < 1 << 31);
-        // Plain loops, no closures: a closure is a separate function without the backend's
-        // target features, and the intrinsics would not inline into it.
-        let mut vectors = [set1(0); N];
-        for (v, x) in vectors.iter_mut().zip(xs) {
-            *v = x.to_vector();
-        }
-        Self::from_vector(linear_combination_small(&vectors, cs))
+        Self::from_vector(linear_combination_small(xs, cs))
     }
 
     #[inline(always)]
@@ -359,12 +353,13 @@ fn mul_small(x: __m256i, c: u32) -> __m256i {
 /// multiplied by `c` and summed separately (neither sum can overflow 64 bits), then the
 /// total `lo + hi·2^32 < 2^96` is reduced once.
 #[inline(always)]
-fn linear_combination_small<const N: usize>(xs: &[__m256i; N], cs: &[u32; N]) -> __m256i {
+fn linear_combination_small<const N: usize>(xs: &[PackedAvx2; N], cs: &[u32; N]) -> __m256i {
     // SAFETY: see the module docs (only reachable on AVX2 CPUs).
     unsafe {
         let mut lo = _mm256_setzero_si256();
         let mut hi = _mm256_setzero_si256();
-        for (&x, &c) in xs.iter().zip(cs) {
+        for (x, &c) in xs.iter().zip(cs) {
+            let x = x.to_vector();
             let c = set1(u64::from(c));
             lo = _mm256_add_epi64(lo, _mm256_mul_epu32(x, c));
             hi = _mm256_add_epi64(hi, _mm256_mul_epu32(_mm256_srli_epi64::<32>(x), c));

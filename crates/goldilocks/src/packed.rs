@@ -342,6 +342,7 @@ pub(crate) fn check_block_len(block_len: usize, width: usize) {
 /// Iterative on purpose: a recursive `#[inline(always)]` function cannot be fully inlined,
 /// and the out-of-line copy would be compiled without the backend's target features.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86 backends
 pub(crate) fn tree_sum<P: PackedField, const N: usize>(mut terms: [P; N]) -> P {
     let mut len = N;
     while len > 1 {

@@ -29,4 +29,4 @@ for config in "${configs[@]}"; do
   echo "== $bench [$config] RUSTFLAGS='$flags'" >&2
   RUSTFLAGS="$flags" CARGO_TARGET_DIR="$dir" cargo bench -p aurum-benches --bench "$bench" -- --save-baseline "$config" "$@"
 done
-cargo run -q -p aurum-benches --bin bench-table -- "$CRITERION_HOME"
+cargo run -q -p aurum-benches --example bench-table -- "$CRITERION_HOME"

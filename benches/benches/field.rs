@@ -10,7 +10,7 @@
 //!   Plonky3's packing (which is scalar unless the build enables AVX2/AVX-512).
 //!
 //! Reproduce the table (three builds: no flags, native, native without AVX-512):
-//! `scripts/bench.sh field` then `cargo run -p aurum-benches --bin bench-table`.
+//! `scripts/bench.sh field` then `cargo run -p aurum-benches --example bench-table`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -66,6 +66,22 @@ impl Goldilocks2 {
         }
     }
 
+    /// Views extension elements as their coefficients `[c0, c1, c0, c1, …]` (`2·len` base
+    /// elements), without copying: base-field-linear maps (NTTs) process an extension column
+    /// as two base columns this way.
+    #[inline]
+    #[must_use]
+    pub fn as_base_slice(values: &[Self]) -> &[Goldilocks] {
+        crate::backend::layout::ext_as_base(values)
+    }
+
+    /// Views extension elements as their coefficients, mutably (see [`Self::as_base_slice`]).
+    #[inline]
+    #[must_use]
+    pub fn as_base_slice_mut(values: &mut [Self]) -> &mut [Goldilocks] {
+        crate::backend::layout::ext_as_base_mut(values)
+    }
+
     /// Whether this is zero.
     #[inline]
     #[must_use]

@@ -40,6 +40,55 @@ pub struct Goldilocks {
     value: u64,
 }
 
+/// A value whose every lane is stored canonically (`< p`): a `Goldilocks` or a packed vector.
+///
+/// `+` must canonicalise an arbitrary operand before adding; an operand known to be canonical
+/// skips that ([`crate::PackedField::add_canonical`]). Round constants are kept as
+/// `Canonical<Goldilocks>` and broadcast; a sum added to many elements is canonicalised once
+/// ([`crate::PackedField::canonicalize`]). The wrapper can only be built canonical.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct Canonical<T = Goldilocks>(T);
+
+impl Canonical<Goldilocks> {
+    /// `x`, reduced to its canonical representation.
+    #[inline]
+    #[must_use]
+    pub const fn new(x: Goldilocks) -> Self {
+        Self(Goldilocks::from_raw(x.as_canonical_u64()))
+    }
+}
+
+impl<T: Copy> Canonical<T> {
+    /// The value.
+    #[inline(always)]
+    #[must_use]
+    pub const fn get(self) -> T {
+        self.0
+    }
+
+    /// Wraps a value the caller has just made canonical (backends only).
+    #[inline(always)]
+    pub(crate) const fn new_unchecked(value: T) -> Self {
+        Self(value)
+    }
+}
+
+impl<P: crate::PackedField> Canonical<P> {
+    /// A canonical constant in every lane.
+    #[inline(always)]
+    #[must_use]
+    pub fn broadcast(c: Canonical<Goldilocks>) -> Self {
+        Self(P::broadcast(c.0))
+    }
+}
+
+impl From<Goldilocks> for Canonical<Goldilocks> {
+    fn from(x: Goldilocks) -> Self {
+        Self::new(x)
+    }
+}
+
 /// A value that is not the canonical encoding of a field element (it is `≥ p`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NonCanonical {
@@ -264,11 +313,11 @@ impl Goldilocks {
     /// `self^7`, the S-box of Poseidon and Poseidon2 over Goldilocks.
     #[inline]
     #[must_use]
-    pub const fn exp7(self) -> Self {
-        let x2 = self.square_const();
-        let x3 = x2.mul_const(self);
-        let x4 = x2.square_const();
-        x3.mul_const(x4)
+    pub fn exp7(self) -> Self {
+        let x2 = self.square();
+        let x3 = x2 * self;
+        let x4 = x2.square();
+        x3 * x4
     }
 
     /// The multiplicative inverse, or `None` for zero.

@@ -357,8 +357,10 @@ fn invert_in_chains<P: PackedField>(packed: &mut [P]) {
     // Invert the CHAINS · WIDTH lane products together (none is zero: inputs are non-zero).
     let mut lanes: Vec<Goldilocks> = acc.iter().flat_map(|a| a.as_slice().to_vec()).collect();
     batch_inverse_generic(&mut lanes).expect("products of non-zero elements are non-zero");
-    let mut inv: [P; CHAINS] =
-        core::array::from_fn(|c| P::load(&lanes[c * P::WIDTH..(c + 1) * P::WIDTH]));
+    let mut inv = [P::ZERO; CHAINS];
+    for (c, v) in inv.iter_mut().enumerate() {
+        *v = P::load(&lanes[c * P::WIDTH..(c + 1) * P::WIDTH]);
+    }
     // Walk back: each chain's vectors in reverse order.
     for (block, pre) in packed.chunks_mut(CHAINS).zip(prefix.chunks(CHAINS)).rev() {
         for c in 0..block.len() {

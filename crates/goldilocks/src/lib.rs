@@ -38,7 +38,7 @@ pub use dispatch::{
     parse_supported_backend, selected_backend,
 };
 pub use extension::Goldilocks2;
-pub use field::{Goldilocks, NonCanonical, P};
+pub use field::{Canonical, Goldilocks, NonCanonical, P};
 pub use kernels::{LengthMismatch, ZeroElement};
 pub use packed::{LengthError, PackedField};
 pub use traits::Field;

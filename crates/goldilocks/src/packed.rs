@@ -12,7 +12,7 @@ use core::fmt;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 use crate::backend::layout;
-use crate::{Backend, Goldilocks};
+use crate::{Backend, Canonical, Goldilocks};
 
 /// A slice whose length does not fit what the packed layout needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +97,23 @@ pub unsafe trait PackedField:
     /// `x / 2` per lane.
     fn halve(self) -> Self;
 
+    /// Every lane reduced to its canonical representation.
+    #[inline(always)]
+    fn canonicalize(self) -> Canonical<Self> {
+        let mut out = self;
+        for x in out.as_slice_mut() {
+            *x = Goldilocks::from_u64(x.as_canonical_u64());
+        }
+        Canonical::new_unchecked(out)
+    }
+
+    /// `x + c` per lane for an operand known to be canonical: cheaper than `+`, which must
+    /// canonicalise an arbitrary operand first.
+    #[inline(always)]
+    fn add_canonical(self, c: Canonical<Self>) -> Self {
+        self + c.get()
+    }
+
     /// `x · c` per lane for a small constant `c < 2^32`; backends make this much cheaper than
     /// a full multiplication (a 64×32-bit product needs a lighter reduction).
     #[inline(always)]
@@ -180,6 +197,17 @@ pub unsafe trait PackedField:
         })
     }
 
+    /// `Σ values` per lane, reducing once at the end instead of after every addition (the
+    /// SIMD backends count carries and fold them in with one multiplication).
+    #[inline(always)]
+    fn sum_deferred(values: &[Self]) -> Self {
+        let mut sum = Self::ZERO;
+        for x in values {
+            sum += *x;
+        }
+        sum
+    }
+
     /// The sum of all lanes.
     #[inline]
     fn sum_lanes(self) -> Goldilocks {
@@ -187,7 +215,7 @@ pub unsafe trait PackedField:
     }
 
     /// Builds a vector from a function of the lane index.
-    #[inline]
+    #[inline(always)]
     fn from_fn<F: FnMut(usize) -> Goldilocks>(mut f: F) -> Self {
         let mut out = Self::ZERO;
         for (i, lane) in out.as_slice_mut().iter_mut().enumerate() {
@@ -335,27 +363,4 @@ pub(crate) fn check_block_len(block_len: usize, width: usize) {
         block_len.is_power_of_two() && block_len <= width,
         "interleave: block_len {block_len} must be a power of two no larger than WIDTH = {width}"
     );
-}
-
-/// `Σ terms` as a balanced tree of additions (short dependency chains).
-///
-/// Iterative on purpose: a recursive `#[inline(always)]` function cannot be fully inlined,
-/// and the out-of-line copy would be compiled without the backend's target features.
-#[inline(always)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86 backends
-pub(crate) fn tree_sum<P: PackedField, const N: usize>(mut terms: [P; N]) -> P {
-    let mut len = N;
-    while len > 1 {
-        let half = len / 2;
-        for k in 0..half {
-            terms[k] = terms[2 * k] + terms[2 * k + 1];
-        }
-        if len % 2 == 1 {
-            terms[half] = terms[len - 1];
-            len = half + 1;
-        } else {
-            len = half;
-        }
-    }
-    terms.first().copied().unwrap_or(P::ZERO)
 }

@@ -8,7 +8,7 @@
 use aurum_goldilocks::kernels::{
     self, BatchInverse, BinaryOp, DotProduct, Elementwise, Scale, SumKernel,
 };
-use aurum_goldilocks::{Backend, Goldilocks, Kernel, P, PackedField, dispatch_on};
+use aurum_goldilocks::{Backend, Canonical, Goldilocks, Kernel, P, PackedField, dispatch_on};
 use proptest::prelude::*;
 
 /// Values at the edges of the representation and of the reduction's case splits.
@@ -92,6 +92,11 @@ impl Kernel for AllOps {
         record("add_scalar", &|x, y| x + y.as_slice()[0]);
         record("sub_scalar", &|x, y| x - y.as_slice()[0]);
         record("mul_scalar", &|x, y| x * y.as_slice()[0]);
+        record("add_canonical_scalar", &|x, y| {
+            x.add_canonical(Canonical::broadcast(Canonical::new(y.as_slice()[0])))
+        });
+        record("add_canonical", &|x, y| x.add_canonical(y.canonicalize()));
+        record("canonicalize", &|x, _| x.canonicalize().get());
         record("add_assign", &|mut x, y| {
             x += y;
             x
@@ -182,7 +187,7 @@ fn check_all_ops(
             let expected: [Goldilocks; 8] = core::array::from_fn(|i| {
                 let s = b[i - i % width];
                 match *name {
-                    "add_scalar" => a[i] + s,
+                    "add_scalar" | "add_canonical_scalar" => a[i] + s,
                     "sub_scalar" => a[i] - s,
                     _ => a[i] * s,
                 }

@@ -191,3 +191,24 @@ fn rand_samples_are_canonical_and_spread() {
     assert_eq!(distinct.len(), 1000);
     let _: Goldilocks2 = rng.random();
 }
+
+#[test]
+fn extension_slices_view_as_interleaved_coefficients() {
+    let mut values: Vec<Goldilocks2> = (0..5u32)
+        .map(|i| Goldilocks2::new(Goldilocks::from(2 * i), Goldilocks::from(2 * i + 1)))
+        .collect();
+    let base = Goldilocks2::as_base_slice(&values);
+    assert_eq!(base.len(), 10);
+    assert!(
+        base.iter()
+            .enumerate()
+            .all(|(i, x)| *x == Goldilocks::from(i as u32))
+    );
+    let base = Goldilocks2::as_base_slice_mut(&mut values);
+    base[3] = Goldilocks::from(100u32);
+    assert_eq!(
+        values[1],
+        Goldilocks2::new(Goldilocks::from(2u32), Goldilocks::from(100u32))
+    );
+    assert!(Goldilocks2::as_base_slice(&[]).is_empty());
+}

@@ -14,12 +14,14 @@
 //! Each mode has a scalar `hash`, a packed/batched `hash_packed::<P, B>` (`B · P::WIDTH`
 //! inputs in lanes, permutations interleaved), and a bulk `hash_rows` over the rows of a
 //! row-major matrix, runtime-dispatched and parallel (the shared driver
-//! [`aurum_symmetric::hash_rows`]); [`hash_many`] selects the mode by value. Two-to-one
+//! [`aurum_symmetric::hash_rows`], through the [`Hasher`] trait); [`hash_many`] selects the
+//! mode by value. Two-to-one
 //! compression has `compress`, `compress_packed` and the bulk Merkle-layer `compress_layer`.
 
 use aurum_goldilocks::{Backend, Goldilocks, PackedField};
 use aurum_symmetric::{
-    LengthError, PaddingFreeSponge, Permutation, RowHasher, TruncatedPermutation,
+    Compressor, Hasher, LengthError, PaddingFreeSponge, Permutation, TruncatedPermutation,
+    truncate_states,
 };
 
 use crate::Poseidon;
@@ -34,22 +36,30 @@ pub type HashNoPad = PaddingFreeSponge<Poseidon, WIDTH, RATE, DIGEST_LEN>;
 /// plonky2's `two_to_one` (`PoseidonHash::two_to_one`), also Polygon's Merkle node hash.
 pub type TwoToOne = TruncatedPermutation<Poseidon, WIDTH, DIGEST_LEN>;
 
-/// Copies an input of at most four elements into a zero-padded digest.
+/// Copies an input of at most four elements into a zero-padded digest (plain loops inside
+/// kernels, see `aurum_goldilocks::dispatch`).
 #[inline(always)]
 fn copy_short<P: PackedField, const B: usize>(
     len: usize,
     mut element: impl FnMut(usize, usize, usize) -> Goldilocks,
 ) -> [[P; DIGEST_LEN]; B] {
     debug_assert!(len <= DIGEST_LEN);
-    core::array::from_fn(|b| {
-        core::array::from_fn(|i| {
-            if i < len {
-                P::from_fn(|lane| element(b, lane, i))
-            } else {
-                P::ZERO
+    let mut out = [[P::ZERO; DIGEST_LEN]; B];
+    for (b, digest) in out.iter_mut().enumerate() {
+        for (i, d) in digest[..len].iter_mut().enumerate() {
+            for (lane, x) in d.as_slice_mut().iter_mut().enumerate() {
+                *x = element(b, lane, i);
             }
-        })
-    })
+        }
+    }
+    out
+}
+
+/// A short input as its own zero-padded digest.
+fn copy_short_scalar(input: &[Goldilocks]) -> Digest {
+    let mut out = [Goldilocks::ZERO; DIGEST_LEN];
+    out[..input.len()].copy_from_slice(input);
+    out
 }
 
 /// plonky2's `hash_or_noop`: inputs of at most four elements are their own (zero-padded)
@@ -73,14 +83,14 @@ impl HashOrNoop {
     #[must_use]
     pub fn hash(&self, input: &[Goldilocks]) -> Digest {
         if input.len() <= DIGEST_LEN {
-            core::array::from_fn(|i| input.get(i).copied().unwrap_or(Goldilocks::ZERO))
+            copy_short_scalar(input)
         } else {
             self.sponge.hash(input)
         }
     }
 
     /// Hashes `B · P::WIDTH` inputs of `len` elements held in lanes (see
-    /// [`RowHasher::hash_rows_packed`]).
+    /// [`Hasher::hash_packed`]).
     #[inline(always)]
     pub fn hash_packed<P: PackedField, const B: usize>(
         &self,
@@ -105,22 +115,30 @@ impl HashOrNoop {
     }
 }
 
-impl RowHasher<DIGEST_LEN> for HashOrNoop {
-    fn hash_row(&self, row: &[Goldilocks]) -> Digest {
-        self.hash(row)
+impl Hasher<DIGEST_LEN> for HashOrNoop {
+    fn hash(&self, input: &[Goldilocks]) -> Digest {
+        HashOrNoop::hash(self, input)
     }
 
     #[inline(always)]
-    fn hash_rows_packed<P: PackedField, const B: usize>(
+    fn hash_packed<P: PackedField, const B: usize>(
         &self,
         len: usize,
         element: impl FnMut(usize, usize, usize) -> Goldilocks,
     ) -> [[P; DIGEST_LEN]; B] {
-        self.hash_packed::<P, B>(len, element)
+        HashOrNoop::hash_packed::<P, B>(self, len, element)
     }
 
     fn batch_size(&self, backend: Backend) -> usize {
         self.sponge.perm.batch_size(backend)
+    }
+
+    fn permutations(&self, len: usize) -> usize {
+        if len <= DIGEST_LEN {
+            0
+        } else {
+            len.div_ceil(RATE)
+        }
     }
 }
 
@@ -143,7 +161,7 @@ impl LinearHash {
     #[must_use]
     pub fn hash(&self, input: &[Goldilocks]) -> Digest {
         if input.len() <= DIGEST_LEN {
-            return core::array::from_fn(|i| input.get(i).copied().unwrap_or(Goldilocks::ZERO));
+            return copy_short_scalar(input);
         }
         let mut state = [Goldilocks::ZERO; WIDTH];
         for (index, block) in input.chunks(RATE).enumerate() {
@@ -154,11 +172,13 @@ impl LinearHash {
             state[block.len()..RATE].fill(Goldilocks::ZERO);
             self.perm.permute(&mut state);
         }
-        core::array::from_fn(|i| state[i])
+        let mut out = [Goldilocks::ZERO; DIGEST_LEN];
+        out.copy_from_slice(&state[..DIGEST_LEN]);
+        out
     }
 
     /// Hashes `B · P::WIDTH` inputs of `len` elements held in lanes (see
-    /// [`RowHasher::hash_rows_packed`]); the `B` chains' permutations are interleaved.
+    /// [`Hasher::hash_packed`]); the `B` chains' permutations are interleaved.
     #[inline(always)]
     pub fn hash_packed<P: PackedField, const B: usize>(
         &self,
@@ -177,17 +197,18 @@ impl LinearHash {
                     state.copy_within(..CAPACITY, RATE);
                 }
                 for (i, s) in state[..RATE].iter_mut().enumerate() {
-                    *s = if i < block {
-                        P::from_fn(|lane| element(b, lane, start + i))
-                    } else {
-                        P::ZERO
-                    };
+                    *s = P::ZERO;
+                    if i < block {
+                        for (lane, x) in s.as_slice_mut().iter_mut().enumerate() {
+                            *x = element(b, lane, start + i);
+                        }
+                    }
                 }
             }
             self.perm.permute_batch::<P, B>(&mut states);
             start += block;
         }
-        core::array::from_fn(|b| core::array::from_fn(|i| states[b][i]))
+        truncate_states(&states)
     }
 
     /// Hashes every row of a row-major matrix (`data.len() = digests.len() · row_len`).
@@ -201,22 +222,30 @@ impl LinearHash {
     }
 }
 
-impl RowHasher<DIGEST_LEN> for LinearHash {
-    fn hash_row(&self, row: &[Goldilocks]) -> Digest {
-        self.hash(row)
+impl Hasher<DIGEST_LEN> for LinearHash {
+    fn hash(&self, input: &[Goldilocks]) -> Digest {
+        LinearHash::hash(self, input)
     }
 
     #[inline(always)]
-    fn hash_rows_packed<P: PackedField, const B: usize>(
+    fn hash_packed<P: PackedField, const B: usize>(
         &self,
         len: usize,
         element: impl FnMut(usize, usize, usize) -> Goldilocks,
     ) -> [[P; DIGEST_LEN]; B] {
-        self.hash_packed::<P, B>(len, element)
+        LinearHash::hash_packed::<P, B>(self, len, element)
     }
 
     fn batch_size(&self, backend: Backend) -> usize {
         self.perm.batch_size(backend)
+    }
+
+    fn permutations(&self, len: usize) -> usize {
+        if len <= DIGEST_LEN {
+            0
+        } else {
+            len.div_ceil(RATE)
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use aurum_poseidon::{
     Digest, FastConstants, HashMode, HashNoPad, HashOrNoop, LinearHash, Poseidon, TwoToOne,
     hash_many, reference,
 };
-use aurum_symmetric::{Permutation, PermuteMany, RowHasher, permute_many};
+use aurum_symmetric::{Hasher, Permutation, PermuteMany, permute_many};
 use proptest::prelude::*;
 
 type State = [Goldilocks; WIDTH];
@@ -215,7 +215,7 @@ struct RowsOn<'a, H> {
     digests: &'a mut [Digest],
 }
 
-impl<H: RowHasher<4>> Kernel for RowsOn<'_, H> {
+impl<H: Hasher<4>> Kernel for RowsOn<'_, H> {
     type Output = ();
 
     #[inline(always)]
@@ -229,7 +229,7 @@ impl<H: RowHasher<4>> Kernel for RowsOn<'_, H> {
 }
 
 #[inline(always)]
-fn rows_on<Pk: PackedField, H: RowHasher<4>, const B: usize>(job: RowsOn<'_, H>) {
+fn rows_on<Pk: PackedField, H: Hasher<4>, const B: usize>(job: RowsOn<'_, H>) {
     let group = Pk::WIDTH * B;
     let len = job.row_len;
     for (r0, out) in job
@@ -242,11 +242,11 @@ fn rows_on<Pk: PackedField, H: RowHasher<4>, const B: usize>(job: RowsOn<'_, H>)
             for (i, d) in out.iter_mut().enumerate() {
                 *d = job
                     .hasher
-                    .hash_row(&job.data[(r0 + i) * len..(r0 + i + 1) * len]);
+                    .hash(&job.data[(r0 + i) * len..(r0 + i + 1) * len]);
             }
             continue;
         }
-        let hashed = job.hasher.hash_rows_packed::<Pk, B>(len, |b, lane, k| {
+        let hashed = job.hasher.hash_packed::<Pk, B>(len, |b, lane, k| {
             job.data[(r0 + b * Pk::WIDTH + lane) * len + k]
         });
         for (b, digest) in hashed.iter().enumerate() {

@@ -4,7 +4,7 @@
 //! gains the sum of all `s_j` with `j ≡ i (mod 4)` (the matrix `circ(2·M4, M4, …, M4)`).
 //! Internal layer: `s_i ← D_i·s_i + Σ_j s_j`.
 
-use aurum_goldilocks::{Goldilocks, PackedField};
+use aurum_goldilocks::{Canonical, Goldilocks, PackedField};
 
 /// The two linear layers of one parameter set at width `W`.
 pub trait LinearLayers<const W: usize>: Send + Sync + 'static {
@@ -38,8 +38,14 @@ pub fn external_layer<L: LinearLayers<W>, P: PackedField, const W: usize>(state:
             sums[k] += group[k];
         }
     }
+    // Each column sum is added to W/4 elements: canonicalise it once so those additions can
+    // skip canonicalising their operand.
+    let mut column_sums = [Canonical::default(); 4];
+    for (c, sum) in column_sums.iter_mut().zip(sums) {
+        *c = sum.canonicalize();
+    }
     for (i, s) in state.iter_mut().enumerate() {
-        *s += sums[i % 4];
+        *s = s.add_canonical(column_sums[i % 4]);
     }
 }
 
@@ -98,32 +104,24 @@ fn quadruple<P: PackedField>(x: P) -> P {
     x.double().double()
 }
 
-/// `x / 2^k` by `k` halvings (3 instructions each on AVX-512), for small `k`.
-#[inline(always)]
-fn halve_times<P: PackedField>(mut x: P, k: u32) -> P {
-    for _ in 0..k {
-        x = x.halve();
-    }
-    x
-}
-
 /// `x / 2^32 = x − x·2^32`, because `2^-32 ≡ 1 − 2^32 (mod p)`.
 #[inline(always)]
 fn div_2_32<P: PackedField>(x: P) -> P {
     x - x.mul_2exp(32)
 }
 
-/// A small diagonal entry, as Plonky3 specifies them.
+/// A small diagonal entry, as Plonky3 specifies them (used for the field values; the packed
+/// code below spells each width out so that no entry is interpreted at run time).
 #[derive(Clone, Copy, Debug)]
 enum Small {
-    /// `n ∈ {1, 2, 3, 4}`
+    /// `n`
     Pos(u32),
     /// `−n`
     Neg(u32),
     /// `1/2^k`
-    InvPow2(u32),
+    Half(u32),
     /// `−1/2^k`
-    NegInvPow2(u32),
+    NegHalf(u32),
 }
 
 impl Small {
@@ -131,38 +129,13 @@ impl Small {
         match self {
             Small::Pos(n) => Goldilocks::from(n),
             Small::Neg(n) => -Goldilocks::from(n),
-            Small::InvPow2(k) => Goldilocks::ONE.div_2exp(u64::from(k)),
-            Small::NegInvPow2(k) => -Goldilocks::ONE.div_2exp(u64::from(k)),
-        }
-    }
-
-    /// `sum + self·x`.
-    #[inline(always)]
-    fn apply<P: PackedField>(self, x: P, sum: P) -> P {
-        let scaled = |k: u32| {
-            if k == 32 {
-                div_2_32(x)
-            } else {
-                halve_times(x, k)
-            }
-        };
-        match self {
-            Small::Pos(1) => sum + x,
-            Small::Pos(2) => sum + x.double(),
-            Small::Pos(3) => sum + triple(x),
-            Small::Pos(4) => sum + quadruple(x),
-            Small::Neg(1) => sum - x,
-            Small::Neg(2) => sum - x.double(),
-            Small::Neg(3) => sum - triple(x),
-            Small::Neg(4) => sum - quadruple(x),
-            Small::InvPow2(k) => sum + scaled(k),
-            Small::NegInvPow2(k) => sum - scaled(k),
-            Small::Pos(n) | Small::Neg(n) => unreachable!("no diagonal entry ±{n}"),
+            Small::Half(k) => Goldilocks::ONE.div_2exp(u64::from(k)),
+            Small::NegHalf(k) => -Goldilocks::ONE.div_2exp(u64::from(k)),
         }
     }
 }
 
-use Small::{InvPow2 as Half, Neg, NegInvPow2 as NegHalf, Pos};
+use Small::{Half, Neg, NegHalf, Pos};
 
 /// Plonky3's W8 diagonal `[−2, 1, 2, 1/2, 3, −1/2, −3, −4]`.
 const PLONKY3_DIAG_8: [Small; 8] = [
@@ -211,8 +184,90 @@ const PLONKY3_DIAG_16: [Small; 16] = [
     Half(32),
 ];
 
+/// `s ← D·s + sum` for Plonky3's W8 diagonal.
+#[inline(always)]
+fn plonky3_internal_8<P: PackedField>(s: &mut [P; 8], sum: P) {
+    let [s0, s1, s2, s3, s4, s5, s6, s7] = *s;
+    // `sum` is added to every positive term: canonicalised once, each addition is cheaper.
+    let plus = sum.canonicalize();
+    *s = [
+        sum - s0.double(),
+        s1.add_canonical(plus),
+        s2.double().add_canonical(plus),
+        s3.halve().add_canonical(plus),
+        triple(s4).add_canonical(plus),
+        sum - s5.halve(),
+        sum - triple(s6),
+        sum - quadruple(s7),
+    ];
+}
+
+/// `s ← D·s + sum` for Plonky3's W12 diagonal.
+#[inline(always)]
+fn plonky3_internal_12<P: PackedField>(s: &mut [P; 12], sum: P) {
+    let [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11] = *s;
+    let plus = sum.canonicalize();
+    *s = [
+        sum - s0.double(),
+        s1.add_canonical(plus),
+        s2.double().add_canonical(plus),
+        s3.halve().add_canonical(plus),
+        triple(s4).add_canonical(plus),
+        quadruple(s5).add_canonical(plus),
+        sum - s6.halve(),
+        sum - triple(s7),
+        sum - quadruple(s8),
+        s9.halve().halve().add_canonical(plus),
+        sum - s10.halve().halve(),
+        s11.halve().halve().halve().add_canonical(plus),
+    ];
+}
+
+/// `s ← D·s + sum` for Plonky3's W16 diagonal.
+#[inline(always)]
+fn plonky3_internal_16<P: PackedField>(s: &mut [P; 16], sum: P) {
+    let [
+        s0,
+        s1,
+        s2,
+        s3,
+        s4,
+        s5,
+        s6,
+        s7,
+        s8,
+        s9,
+        s10,
+        s11,
+        s12,
+        s13,
+        s14,
+        s15,
+    ] = *s;
+    let div8 = |x: P| x.halve().halve().halve();
+    let plus = sum.canonicalize();
+    *s = [
+        sum - s0.double(),
+        s1.add_canonical(plus),
+        s2.double().add_canonical(plus),
+        s3.halve().add_canonical(plus),
+        triple(s4).add_canonical(plus),
+        quadruple(s5).add_canonical(plus),
+        sum - s6.halve(),
+        sum - triple(s7),
+        sum - quadruple(s8),
+        div8(s9).add_canonical(plus),
+        div8(s10).halve().add_canonical(plus),
+        div8(s11).halve().halve().add_canonical(plus),
+        sum - div8(s12),
+        sum - div8(s13).halve(),
+        sum - div8(s14).halve().halve(),
+        div_2_32(s15).add_canonical(plus),
+    ];
+}
+
 macro_rules! plonky3_width {
-    ($w:literal, $diag:ident) => {
+    ($w:literal, $diag:ident, $internal:ident) => {
         impl LinearLayers<$w> for Plonky3Layers {
             const NAME: &'static str = "plonky3";
 
@@ -231,17 +286,15 @@ macro_rules! plonky3_width {
                 sum: P,
                 _: &[Goldilocks; $w],
             ) {
-                for (s, d) in state.iter_mut().zip($diag) {
-                    *s = d.apply(*s, sum);
-                }
+                $internal(state, sum);
             }
         }
     };
 }
 
-plonky3_width!(8, PLONKY3_DIAG_8);
-plonky3_width!(12, PLONKY3_DIAG_12);
-plonky3_width!(16, PLONKY3_DIAG_16);
+plonky3_width!(8, PLONKY3_DIAG_8, plonky3_internal_8);
+plonky3_width!(12, PLONKY3_DIAG_12, plonky3_internal_12);
+plonky3_width!(16, PLONKY3_DIAG_16, plonky3_internal_16);
 
 /// Horizen Labs' W8 internal diagonal (`D_i = μ_i − 1` of the reference implementation).
 const HORIZEN_LABS_DIAG_8: [u64; 8] = [

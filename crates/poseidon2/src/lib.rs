@@ -27,7 +27,7 @@ pub mod reference;
 
 use core::marker::PhantomData;
 
-use aurum_goldilocks::{Backend, Goldilocks, PackedField};
+use aurum_goldilocks::{Backend, Canonical, Goldilocks, PackedField};
 use aurum_symmetric::Permutation;
 use aurum_symmetric::grain::{Grain, GrainParams};
 
@@ -68,9 +68,11 @@ impl<const W: usize> RoundConstants<W> {
 }
 
 /// The Poseidon2 permutation with linear layers `L` at width `W`.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Poseidon2<L, const W: usize> {
     constants: RoundConstants<W>,
+    /// The same constants, as `Canonical` values for the cheaper packed addition.
+    rc: PackedConstants<W>,
     diagonal: [Goldilocks; W],
     batch: BatchTable,
     _layers: PhantomData<L>,
@@ -80,6 +82,12 @@ pub struct Poseidon2<L, const W: usize> {
 pub type Poseidon2Goldilocks<const W: usize> = Poseidon2<Plonky3Layers, W>;
 /// Poseidon2 with Horizen Labs' reference parameters.
 pub type Poseidon2HorizenLabs<const W: usize> = Poseidon2<HorizenLabsLayers, W>;
+
+impl<L: LinearLayers<W>, const W: usize> core::fmt::Debug for Poseidon2<L, W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Poseidon2<{}, {W}>", L::NAME)
+    }
+}
 
 impl<L: LinearLayers<W>, const W: usize> Default for Poseidon2<L, W> {
     fn default() -> Self {
@@ -97,7 +105,13 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
     /// The instance with the given round constants (e.g. for tests).
     #[must_use]
     pub fn with_constants(constants: RoundConstants<W>) -> Self {
+        let canonical = |round: &[Goldilocks; W]| round.map(Canonical::new);
         Self {
+            rc: PackedConstants {
+                initial: constants.initial.each_ref().map(canonical),
+                internal: constants.internal.map(Canonical::new),
+                terminal: constants.terminal.each_ref().map(canonical),
+            },
             constants,
             diagonal: L::internal_diagonal(),
             batch: BatchTable::measured(W),
@@ -125,6 +139,14 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
     }
 }
 
+/// Round constants in the form the packed rounds add them.
+#[derive(Clone, Debug)]
+struct PackedConstants<const W: usize> {
+    initial: [[Canonical; W]; HALF_EXTERNAL_ROUNDS],
+    internal: [Canonical; INTERNAL_ROUNDS],
+    terminal: [[Canonical; W]; HALF_EXTERNAL_ROUNDS],
+}
+
 /// The batch size per backend for bulk work.
 #[derive(Clone, Copy, Debug)]
 struct BatchTable {
@@ -133,13 +155,16 @@ struct BatchTable {
 }
 
 impl BatchTable {
-    /// Measured with `benches/poseidon2.rs` (`poseidon2/batch/*`) on Zen 4 for x86; NEON from
-    /// the batched-permute study in `shared/seeds/001` (B = 2 best, B = 4 loses to it) since
-    /// qemu timings say nothing about Arm cores.
+    /// Measured on Zen 4 (`benches/poseidon2.rs`, group `poseidon2/wW/packed`): AVX-512 gains
+    /// 14–25% from B = 2 and nothing more from B = 4 (the vector ALUs are saturated); AVX2
+    /// keeps gaining up to B = 4; scalar loses from batching (register spills). NEON takes
+    /// B = 2 from the batched-permute study in `shared/seeds/001` (B = 4 loses to B = 2 on
+    /// Cortex-A76), since qemu timings say nothing about Arm cores.
     fn measured(width: usize) -> Self {
         let _ = width;
+        // Indexed like `Backend::ALL`: scalar, avx2, avx512, neon.
         Self {
-            per_backend: [1, 2, 2, 2],
+            per_backend: [1, 4, 2, 2],
         }
     }
 
@@ -149,34 +174,39 @@ impl BatchTable {
     }
 }
 
-/// `Σ values` as a balanced tree of additions (short dependency chains).
-#[inline(always)]
-fn tree_sum<P: PackedField>(values: &[P]) -> P {
-    match values.len() {
-        0 => P::ZERO,
-        1 => values[0],
-        n => {
-            let (left, right) = values.split_at(n / 2);
-            tree_sum(left) + tree_sum(right)
-        }
-    }
-}
-
-/// `x + c` for every element, then `x^7`, computed stage by stage across all `B·W` elements so
-/// that the four dependent multiplications of each S-box overlap with the other elements'.
+/// `x + c` for every element, then `x^7`, computed stage by stage across all `B·W` elements
+/// (all squares, then all `x³` and `x⁴`, then all `x⁷`): each stage is `B·W` independent
+/// multiplications next to each other in the instruction stream, where one S-box at a time
+/// would leave the core waiting on a three-multiplication dependency chain.
 #[inline(always)]
 fn add_constants_and_sbox<P: PackedField, const W: usize, const B: usize>(
     states: &mut [[P; W]; B],
-    constants: &[Goldilocks; W],
+    constants: &[Canonical; W],
 ) {
     for state in states.iter_mut() {
         for (s, c) in state.iter_mut().zip(constants) {
-            *s += *c;
+            *s = s.add_canonical(Canonical::broadcast(*c));
         }
     }
-    for state in states.iter_mut() {
-        for s in state.iter_mut() {
-            *s = s.exp7();
+    // Plain loops, not `core::array::from_fn`: a closure that LLVM declines to inline would run
+    // outside the backend's `#[target_feature]` entry point, turning every intrinsic into a call.
+    let mut x2 = *states;
+    for row in x2.iter_mut() {
+        for x in row.iter_mut() {
+            *x = x.square();
+        }
+    }
+    let mut x3 = x2;
+    let mut x4 = x2;
+    for b in 0..B {
+        for i in 0..W {
+            x3[b][i] *= states[b][i];
+            x4[b][i] = x4[b][i].square();
+        }
+    }
+    for b in 0..B {
+        for i in 0..W {
+            states[b][i] = x3[b][i] * x4[b][i];
         }
     }
 }
@@ -185,11 +215,12 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
     #[inline(always)]
     fn external_rounds<P: PackedField, const B: usize>(
         states: &mut [[P; W]; B],
-        rounds: &[[Goldilocks; W]; HALF_EXTERNAL_ROUNDS],
+        rounds: &[[Canonical; W]; HALF_EXTERNAL_ROUNDS],
     ) {
         for constants in rounds {
-            add_constants_and_sbox(states, constants);
             for state in states.iter_mut() {
+                let one: &mut [[P; W]; 1] = core::array::from_mut(state);
+                add_constants_and_sbox(one, constants);
                 external_layer::<L, P, W>(state);
             }
         }
@@ -197,15 +228,17 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
 
     #[inline(always)]
     fn internal_rounds<P: PackedField, const B: usize>(&self, states: &mut [[P; W]; B]) {
-        for &constant in &self.constants.internal {
+        for &constant in &self.rc.internal {
             // The sum of s_1.. does not depend on the S-box of s_0: start it first so both
             // dependency chains run side by side.
             let mut partial_sums = [P::ZERO; B];
             for (sum, state) in partial_sums.iter_mut().zip(states.iter()) {
-                *sum = tree_sum(&state[1..]);
+                *sum = P::sum_deferred(&state[1..]);
             }
             for state in states.iter_mut() {
-                state[0] = (state[0] + constant).exp7();
+                state[0] = state[0]
+                    .add_canonical(Canonical::broadcast(constant))
+                    .exp7();
             }
             for (state, partial) in states.iter_mut().zip(partial_sums) {
                 let sum = partial + state[0];
@@ -221,9 +254,9 @@ impl<L: LinearLayers<W>, const W: usize> Permutation<W> for Poseidon2<L, W> {
         for state in states.iter_mut() {
             external_layer::<L, P, W>(state);
         }
-        Self::external_rounds(states, &self.constants.initial);
+        Self::external_rounds(states, &self.rc.initial);
         self.internal_rounds(states);
-        Self::external_rounds(states, &self.constants.terminal);
+        Self::external_rounds(states, &self.rc.terminal);
     }
 
     fn batch_size(&self, backend: Backend) -> usize {

@@ -6,7 +6,8 @@ use aurum_poseidon2::{
     LinearLayers, Poseidon2, Poseidon2Goldilocks, Poseidon2HorizenLabs, RoundConstants, reference,
 };
 use aurum_symmetric::{
-    PaddingFreeSponge, Permutation, PermuteMany, TruncatedPermutation, permute_many,
+    Compressor, Hasher, PaddingFreeSponge, Permutation, PermuteMany, TruncatedPermutation,
+    permute_many,
 };
 use proptest::prelude::*;
 

@@ -10,8 +10,6 @@
 //!   Merkle trees use (Plonky3's `PaddingFreeSponge<_, W, RATE, OUT>` and
 //!   `TruncatedPermutation<_, 2, OUT, W>`; plonky2's `hash_no_pad` and `two_to_one` are the
 //!   same constructions at width 12).
-//! * [`hash_rows`] and [`RowHasher`]: the bulk row-hashing driver, shared by every absorb rule
-//!   (the sponge above, and e.g. plonky2's `hash_or_noop` or Polygon's `linear_hash`).
 //! * [`grain`]: the Grain LFSR round-constant generator of the Poseidon papers.
 
 pub mod grain;
@@ -19,7 +17,10 @@ mod many;
 mod sponge;
 
 pub use many::{PERMUTE_MANY_PARALLEL_THRESHOLD, PermuteMany, permute_many};
-pub use sponge::{LengthError, PaddingFreeSponge, RowHasher, TruncatedPermutation, hash_rows};
+pub use sponge::{
+    CompressLayer, Compressor, HashRows, Hasher, LengthError, PaddingFreeSponge,
+    TruncatedPermutation, compress_layer, hash_rows, truncate_states, unpack_digests,
+};
 
 use aurum_goldilocks::{Backend, Goldilocks, PackedField};
 
@@ -76,7 +77,14 @@ pub trait Permutation<const W: usize>: Send + Sync {
 #[inline(always)]
 pub fn pack_states<P: PackedField, const W: usize>(states: &[[Goldilocks; W]]) -> [P; W] {
     debug_assert_eq!(states.len(), P::WIDTH);
-    core::array::from_fn(|i| P::from_fn(|lane| states[lane][i]))
+    // Plain loops rather than `core::array::from_fn` inside kernels: see `aurum_goldilocks::dispatch`.
+    let mut packed = [P::ZERO; W];
+    for (lane, state) in states.iter().enumerate() {
+        for (p, x) in packed.iter_mut().zip(state) {
+            p.as_slice_mut()[lane] = *x;
+        }
+    }
+    packed
 }
 
 /// Scatters a packed state back to `P::WIDTH` states (the inverse of [`pack_states`]).

@@ -46,17 +46,22 @@ fn permute_in_batches<P: PackedField, Perm: Permutation<W>, const W: usize, cons
 ) {
     let mut groups = states.chunks_exact_mut(P::WIDTH * B);
     for group in &mut groups {
-        let mut packed: [[P; W]; B] =
-            core::array::from_fn(|b| pack_states::<P, W>(&group[b * P::WIDTH..(b + 1) * P::WIDTH]));
+        let mut packed = [[P::ZERO; W]; B];
+        for (b, p) in packed.iter_mut().enumerate() {
+            *p = pack_states::<P, W>(&group[b * P::WIDTH..(b + 1) * P::WIDTH]);
+        }
         perm.permute_batch::<P, B>(&mut packed);
         for (b, p) in packed.iter().enumerate() {
             unpack_states(p, &mut group[b * P::WIDTH..(b + 1) * P::WIDTH]);
         }
     }
     for tail in groups.into_remainder().chunks_mut(P::WIDTH) {
-        let mut packed: [[P; W]; 1] = [core::array::from_fn(|i| {
-            P::from_fn(|lane| tail.get(lane).map_or(Goldilocks::ZERO, |s| s[i]))
-        })];
+        let mut packed = [[P::ZERO; W]; 1];
+        for (lane, state) in tail.iter().enumerate() {
+            for (p, x) in packed[0].iter_mut().zip(state) {
+                p.as_slice_mut()[lane] = *x;
+            }
+        }
         perm.permute_batch::<P, 1>(&mut packed);
         for (i, p) in packed[0].iter().enumerate() {
             for (state, x) in tail.iter_mut().zip(p.as_slice()) {

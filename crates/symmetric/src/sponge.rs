@@ -1,4 +1,6 @@
-//! The sponge and compression shapes of Merkle trees, scalar, packed/batched and bulk.
+//! The hash and compression shapes of Merkle trees — scalar, packed/batched and bulk — behind
+//! two small traits, so that every leaf-hash mode (Plonky3's sponge, plonky2's `hash_or_noop`,
+//! Polygon's `linear_hash`, …) and every node compression shares one dispatched bulk driver.
 
 use core::fmt;
 
@@ -47,6 +49,70 @@ const ROWS_PER_TASK: usize = 256;
 /// Below this many rows the bulk entry points stay on the calling thread.
 const PARALLEL_ROWS: usize = 512;
 
+/// Hashes a sequence of field elements to an `OUT`-element digest.
+pub trait Hasher<const OUT: usize>: Send + Sync {
+    /// Hashes one input.
+    fn hash(&self, input: &[Goldilocks]) -> [Goldilocks; OUT];
+
+    /// Hashes `B · P::WIDTH` inputs of `len` elements at once, input `(b, lane)` in lane `lane`
+    /// of batch `b`; `element(b, lane, k)` returns its `k`-th element. Must be
+    /// `#[inline(always)]` (it runs inside dispatched kernels).
+    fn hash_packed<P: PackedField, const B: usize>(
+        &self,
+        len: usize,
+        element: impl FnMut(usize, usize, usize) -> Goldilocks,
+    ) -> [[P; OUT]; B];
+
+    /// The batch size bulk calls use on `backend`.
+    fn batch_size(&self, backend: Backend) -> usize;
+
+    /// Permutations one hash of `len` elements costs (for throughput reports).
+    fn permutations(&self, len: usize) -> usize;
+}
+
+/// Compresses two `OUT`-element digests into one.
+pub trait Compressor<const OUT: usize>: Send + Sync {
+    /// Compresses one pair.
+    fn compress(&self, pair: [[Goldilocks; OUT]; 2]) -> [Goldilocks; OUT];
+
+    /// Compresses `B · P::WIDTH` pairs held in lanes. Must be `#[inline(always)]`.
+    fn compress_packed<P: PackedField, const B: usize>(
+        &self,
+        pairs: &[[[P; OUT]; 2]; B],
+    ) -> [[P; OUT]; B];
+
+    /// The batch size bulk calls use on `backend`.
+    fn batch_size(&self, backend: Backend) -> usize;
+}
+
+/// The first `OUT` elements of each state (plain loops, not `core::array::from_fn`, inside
+/// kernels: see `aurum_goldilocks::dispatch`).
+#[inline(always)]
+pub fn truncate_states<P: PackedField, const W: usize, const OUT: usize, const B: usize>(
+    states: &[[P; W]; B],
+) -> [[P; OUT]; B] {
+    let mut out = [[P::ZERO; OUT]; B];
+    for (o, s) in out.iter_mut().zip(states) {
+        o.copy_from_slice(&s[..OUT]);
+    }
+    out
+}
+
+/// Writes packed digests back to per-lane digests: `out[b · WIDTH + lane] = digests[b][·][lane]`.
+#[inline(always)]
+pub fn unpack_digests<P: PackedField, const OUT: usize, const B: usize>(
+    digests: &[[P; OUT]; B],
+    out: &mut [[Goldilocks; OUT]],
+) {
+    for (b, digest) in digests.iter().enumerate() {
+        for (i, p) in digest.iter().enumerate() {
+            for (lane, x) in p.as_slice().iter().enumerate() {
+                out[b * P::WIDTH + lane][i] = *x;
+            }
+        }
+    }
+}
+
 /// An overwrite-mode sponge without padding, for fixed-length inputs: start from the zero
 /// state; for each block of `RATE` elements overwrite `state[..len]` with it and permute (a
 /// final partial block overwrites only its own length); output `state[..OUT]`. An empty
@@ -74,22 +140,33 @@ impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize>
         Self { perm }
     }
 
-    /// Hashes one input.
-    #[must_use]
-    pub fn hash(&self, input: &[Goldilocks]) -> [Goldilocks; OUT] {
+    /// Hashes every row of a row-major matrix (see [`hash_rows`]).
+    pub fn hash_rows(
+        &self,
+        data: &[Goldilocks],
+        row_len: usize,
+        digests: &mut [[Goldilocks; OUT]],
+    ) -> Result<(), LengthError> {
+        hash_rows(self, data, row_len, digests)
+    }
+}
+
+impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize> Hasher<OUT>
+    for PaddingFreeSponge<Perm, W, RATE, OUT>
+{
+    fn hash(&self, input: &[Goldilocks]) -> [Goldilocks; OUT] {
         let mut state = [Goldilocks::ZERO; W];
         for block in input.chunks(RATE) {
             state[..block.len()].copy_from_slice(block);
             self.perm.permute(&mut state);
         }
-        core::array::from_fn(|i| state[i])
+        let mut out = [Goldilocks::ZERO; OUT];
+        out.copy_from_slice(&state[..OUT]);
+        out
     }
 
-    /// Hashes `B · P::WIDTH` inputs of `len` elements at once, input `(b, lane)` in lane `lane`
-    /// of batch `b`; `element(b, lane, k)` returns its `k`-th element. Used by Merkle leaf
-    /// hashing, where the inputs are matrix rows.
     #[inline(always)]
-    pub fn hash_packed<P: PackedField, const B: usize>(
+    fn hash_packed<P: PackedField, const B: usize>(
         &self,
         len: usize,
         mut element: impl FnMut(usize, usize, usize) -> Goldilocks,
@@ -106,35 +183,71 @@ impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize>
             self.perm.permute_batch::<P, B>(&mut states);
             start += block;
         }
-        core::array::from_fn(|b| core::array::from_fn(|i| states[b][i]))
+        truncate_states(&states)
     }
 
-    /// Hashes every row of a row-major matrix (`data.len() = digests.len() · row_len`), on the
-    /// backend selected at run time and in parallel for many rows (see [`hash_rows`]).
-    pub fn hash_rows(
-        &self,
-        data: &[Goldilocks],
-        row_len: usize,
-        digests: &mut [[Goldilocks; OUT]],
-    ) -> Result<(), LengthError> {
-        hash_rows(self, data, row_len, digests)
+    fn batch_size(&self, backend: Backend) -> usize {
+        self.perm.batch_size(backend)
+    }
+
+    fn permutations(&self, len: usize) -> usize {
+        len.div_ceil(RATE)
     }
 }
 
-impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize> RowHasher<OUT>
-    for PaddingFreeSponge<Perm, W, RATE, OUT>
+/// Two-to-one compression by a truncated permutation: `state = [left, right, 0, …]`, permute,
+/// keep the first `OUT` elements. Plonky3's `TruncatedPermutation<_, 2, OUT, W>`; at
+/// `W = 12, OUT = 4` plonky2's `two_to_one`.
+#[derive(Clone, Debug)]
+pub struct TruncatedPermutation<Perm, const W: usize, const OUT: usize> {
+    /// The permutation.
+    pub perm: Perm,
+}
+
+impl<Perm: Permutation<W>, const W: usize, const OUT: usize> TruncatedPermutation<Perm, W, OUT> {
+    const VALID: () = assert!(2 * OUT <= W, "two digests must fit the width");
+
+    /// Wraps a permutation.
+    pub const fn new(perm: Perm) -> Self {
+        let () = Self::VALID;
+        Self { perm }
+    }
+
+    /// One Merkle layer (see [`compress_layer`]).
+    pub fn compress_layer(
+        &self,
+        children: &[[Goldilocks; OUT]],
+        parents: &mut [[Goldilocks; OUT]],
+    ) -> Result<(), LengthError> {
+        compress_layer(self, children, parents)
+    }
+}
+
+impl<Perm: Permutation<W>, const W: usize, const OUT: usize> Compressor<OUT>
+    for TruncatedPermutation<Perm, W, OUT>
 {
-    fn hash_row(&self, row: &[Goldilocks]) -> [Goldilocks; OUT] {
-        self.hash(row)
+    fn compress(&self, [left, right]: [[Goldilocks; OUT]; 2]) -> [Goldilocks; OUT] {
+        let mut state = [Goldilocks::ZERO; W];
+        state[..OUT].copy_from_slice(&left);
+        state[OUT..2 * OUT].copy_from_slice(&right);
+        self.perm.permute(&mut state);
+        let mut out = [Goldilocks::ZERO; OUT];
+        out.copy_from_slice(&state[..OUT]);
+        out
     }
 
     #[inline(always)]
-    fn hash_rows_packed<P: PackedField, const B: usize>(
+    fn compress_packed<P: PackedField, const B: usize>(
         &self,
-        len: usize,
-        element: impl FnMut(usize, usize, usize) -> Goldilocks,
+        pairs: &[[[P; OUT]; 2]; B],
     ) -> [[P; OUT]; B] {
-        self.hash_packed::<P, B>(len, element)
+        let mut states = [[P::ZERO; W]; B];
+        for (state, [left, right]) in states.iter_mut().zip(pairs) {
+            state[..OUT].copy_from_slice(left);
+            state[OUT..2 * OUT].copy_from_slice(right);
+        }
+        self.perm.permute_batch::<P, B>(&mut states);
+        truncate_states(&states)
     }
 
     fn batch_size(&self, backend: Backend) -> usize {
@@ -142,31 +255,10 @@ impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize> 
     }
 }
 
-/// A hash of equal-length rows into `OUT`-element digests, with a batched packed form: what
-/// the bulk driver [`hash_rows`] needs. Implemented by [`PaddingFreeSponge`]; other absorb
-/// rules (e.g. plonky2's `hash_or_noop`, Polygon's `linear_hash`) implement it in their crates
-/// and share the driver.
-pub trait RowHasher<const OUT: usize>: Sync {
-    /// Hashes one row (scalar).
-    fn hash_row(&self, row: &[Goldilocks]) -> [Goldilocks; OUT];
-
-    /// Hashes `B · P::WIDTH` rows of `len` elements at once, row `(b, lane)` in lane `lane` of
-    /// batch `b`; `element(b, lane, k)` returns its `k`-th element. Must be `#[inline(always)]`
-    /// (it runs inside the backend's entry point, see `aurum_goldilocks::dispatch`).
-    fn hash_rows_packed<P: PackedField, const B: usize>(
-        &self,
-        len: usize,
-        element: impl FnMut(usize, usize, usize) -> Goldilocks,
-    ) -> [[P; OUT]; B];
-
-    /// The batch size (one of [`crate::BATCH_SIZES`]) to use on `backend`.
-    fn batch_size(&self, backend: Backend) -> usize;
-}
-
-/// Hashes every row of a row-major matrix (`data.len() = digests.len() · row_len`) with any
-/// [`RowHasher`]: `B · WIDTH` rows at a time in the lanes of the backend selected at run time,
-/// the hasher's batch size `B`, in parallel (rayon) for many rows. Wrong lengths are an error.
-pub fn hash_rows<H: RowHasher<OUT>, const OUT: usize>(
+/// Hashes every row of a row-major matrix (`data.len() = digests.len() · row_len`): rows are
+/// packed into the lanes of the backend selected at run time, batched, and spread over rayon's
+/// threads for many rows.
+pub fn hash_rows<H: Hasher<OUT>, const OUT: usize>(
     hasher: &H,
     data: &[Goldilocks],
     row_len: usize,
@@ -201,14 +293,19 @@ pub fn hash_rows<H: RowHasher<OUT>, const OUT: usize>(
 }
 
 /// One thread's share of [`hash_rows`].
-struct HashRows<'a, H, const OUT: usize> {
-    hasher: &'a H,
-    data: &'a [Goldilocks],
-    row_len: usize,
-    digests: &'a mut [[Goldilocks; OUT]],
+#[derive(Debug)]
+pub struct HashRows<'a, H, const OUT: usize> {
+    /// The hasher.
+    pub hasher: &'a H,
+    /// `digests.len()` rows of `row_len` elements.
+    pub data: &'a [Goldilocks],
+    /// Row length.
+    pub row_len: usize,
+    /// One digest per row.
+    pub digests: &'a mut [[Goldilocks; OUT]],
 }
 
-impl<H: RowHasher<OUT>, const OUT: usize> Kernel for HashRows<'_, H, OUT> {
+impl<H: Hasher<OUT>, const OUT: usize> Kernel for HashRows<'_, H, OUT> {
     type Output = ();
 
     #[inline(always)]
@@ -222,7 +319,7 @@ impl<H: RowHasher<OUT>, const OUT: usize> Kernel for HashRows<'_, H, OUT> {
 }
 
 #[inline(always)]
-fn hash_rows_batched<P: PackedField, H: RowHasher<OUT>, const OUT: usize, const B: usize>(
+fn hash_rows_batched<P: PackedField, H: Hasher<OUT>, const OUT: usize, const B: usize>(
     job: HashRows<'_, H, OUT>,
 ) {
     let HashRows {
@@ -235,133 +332,79 @@ fn hash_rows_batched<P: PackedField, H: RowHasher<OUT>, const OUT: usize, const 
     let full = digests.len() - digests.len() % group;
     for (g, out) in digests[..full].chunks_exact_mut(group).enumerate() {
         let base = g * group;
-        let hashed = hasher.hash_rows_packed::<P, B>(row_len, |b, lane, k| {
+        let hashed = hasher.hash_packed::<P, B>(row_len, |b, lane, k| {
             data[(base + b * P::WIDTH + lane) * row_len + k]
         });
-        for (b, digest) in hashed.iter().enumerate() {
-            for (i, p) in digest.iter().enumerate() {
-                for (lane, x) in p.as_slice().iter().enumerate() {
-                    out[b * P::WIDTH + lane][i] = *x;
-                }
-            }
-        }
+        unpack_digests(&hashed, out);
     }
     for (r, out) in digests.iter_mut().enumerate().skip(full) {
-        *out = hasher.hash_row(&data[r * row_len..(r + 1) * row_len]);
+        *out = hasher.hash(&data[r * row_len..(r + 1) * row_len]);
     }
 }
 
-/// Two-to-one compression by a truncated permutation: `state = [left, right, 0, …]`, permute,
-/// keep the first `OUT` elements. Plonky3's `TruncatedPermutation<_, 2, OUT, W>`; at
-/// `W = 12, OUT = 4` plonky2's `two_to_one`.
-#[derive(Clone, Debug)]
-pub struct TruncatedPermutation<Perm, const W: usize, const OUT: usize> {
-    /// The permutation.
-    pub perm: Perm,
-}
-
-impl<Perm: Permutation<W>, const W: usize, const OUT: usize> TruncatedPermutation<Perm, W, OUT> {
-    const VALID: () = assert!(2 * OUT <= W, "two digests must fit the width");
-
-    /// Wraps a permutation.
-    pub const fn new(perm: Perm) -> Self {
-        let () = Self::VALID;
-        Self { perm }
-    }
-
-    /// Compresses two digests into one.
-    #[must_use]
-    pub fn compress(&self, [left, right]: [[Goldilocks; OUT]; 2]) -> [Goldilocks; OUT] {
-        let mut state = [Goldilocks::ZERO; W];
-        state[..OUT].copy_from_slice(&left);
-        state[OUT..2 * OUT].copy_from_slice(&right);
-        self.perm.permute(&mut state);
-        core::array::from_fn(|i| state[i])
-    }
-
-    /// Compresses `B · P::WIDTH` pairs held in lanes.
-    #[inline(always)]
-    pub fn compress_packed<P: PackedField, const B: usize>(
-        &self,
-        pairs: &[[[P; OUT]; 2]; B],
-    ) -> [[P; OUT]; B] {
-        let mut states = [[P::ZERO; W]; B];
-        for (state, [left, right]) in states.iter_mut().zip(pairs) {
-            state[..OUT].copy_from_slice(left);
-            state[OUT..2 * OUT].copy_from_slice(right);
-        }
-        self.perm.permute_batch::<P, B>(&mut states);
-        core::array::from_fn(|b| core::array::from_fn(|i| states[b][i]))
-    }
-
-    /// One Merkle layer: `parents[i] = compress(children[2i], children[2i + 1])`, on the
-    /// backend selected at run time and in parallel for wide layers.
-    pub fn compress_layer(
-        &self,
-        children: &[[Goldilocks; OUT]],
-        parents: &mut [[Goldilocks; OUT]],
-    ) -> Result<(), LengthError> {
-        expect_len(
-            "compress_layer: children (2 × parents)",
-            2 * parents.len(),
-            children.len(),
-        )?;
-        if parents.len() < PARALLEL_ROWS {
-            dispatch(CompressLayer {
-                compression: self,
-                children,
-                parents,
+/// One Merkle layer: `parents[i] = compress(children[2i], children[2i + 1])`, on the backend
+/// selected at run time and in parallel for wide layers.
+pub fn compress_layer<C: Compressor<OUT>, const OUT: usize>(
+    compressor: &C,
+    children: &[[Goldilocks; OUT]],
+    parents: &mut [[Goldilocks; OUT]],
+) -> Result<(), LengthError> {
+    expect_len(
+        "compress_layer: children (2 × parents)",
+        2 * parents.len(),
+        children.len(),
+    )?;
+    if parents.len() < PARALLEL_ROWS {
+        dispatch(CompressLayer {
+            compressor,
+            children,
+            parents,
+        });
+    } else {
+        parents
+            .par_chunks_mut(ROWS_PER_TASK)
+            .zip(children.par_chunks(2 * ROWS_PER_TASK))
+            .for_each(|(parents, children)| {
+                dispatch(CompressLayer {
+                    compressor,
+                    children,
+                    parents,
+                })
             });
-        } else {
-            parents
-                .par_chunks_mut(ROWS_PER_TASK)
-                .zip(children.par_chunks(2 * ROWS_PER_TASK))
-                .for_each(|(parents, children)| {
-                    dispatch(CompressLayer {
-                        compression: self,
-                        children,
-                        parents,
-                    })
-                });
-        }
-        Ok(())
     }
+    Ok(())
 }
 
-/// One thread's share of [`TruncatedPermutation::compress_layer`].
-struct CompressLayer<'a, Perm, const W: usize, const OUT: usize> {
-    compression: &'a TruncatedPermutation<Perm, W, OUT>,
-    children: &'a [[Goldilocks; OUT]],
-    parents: &'a mut [[Goldilocks; OUT]],
+/// One thread's share of [`compress_layer`].
+#[derive(Debug)]
+pub struct CompressLayer<'a, C, const OUT: usize> {
+    /// The compression.
+    pub compressor: &'a C,
+    /// `2 · parents.len()` digests.
+    pub children: &'a [[Goldilocks; OUT]],
+    /// The compressed pairs.
+    pub parents: &'a mut [[Goldilocks; OUT]],
 }
 
-impl<Perm: Permutation<W>, const W: usize, const OUT: usize> Kernel
-    for CompressLayer<'_, Perm, W, OUT>
-{
+impl<C: Compressor<OUT>, const OUT: usize> Kernel for CompressLayer<'_, C, OUT> {
     type Output = ();
 
     #[inline(always)]
     fn run<P: PackedField>(self) {
-        match self.compression.perm.batch_size(P::BACKEND) {
-            4 => compress_layer_batched::<P, Perm, W, OUT, 4>(self),
-            2 => compress_layer_batched::<P, Perm, W, OUT, 2>(self),
-            _ => compress_layer_batched::<P, Perm, W, OUT, 1>(self),
+        match self.compressor.batch_size(P::BACKEND) {
+            4 => compress_layer_batched::<P, C, OUT, 4>(self),
+            2 => compress_layer_batched::<P, C, OUT, 2>(self),
+            _ => compress_layer_batched::<P, C, OUT, 1>(self),
         }
     }
 }
 
 #[inline(always)]
-fn compress_layer_batched<
-    P: PackedField,
-    Perm: Permutation<W>,
-    const W: usize,
-    const OUT: usize,
-    const B: usize,
->(
-    job: CompressLayer<'_, Perm, W, OUT>,
+fn compress_layer_batched<P: PackedField, C: Compressor<OUT>, const OUT: usize, const B: usize>(
+    job: CompressLayer<'_, C, OUT>,
 ) {
     let CompressLayer {
-        compression,
+        compressor,
         children,
         parents,
     } = job;
@@ -369,23 +412,21 @@ fn compress_layer_batched<
     let full = parents.len() - parents.len() % group;
     for (g, out) in parents[..full].chunks_exact_mut(group).enumerate() {
         let base = 2 * g * group;
-        let pairs: [[[P; OUT]; 2]; B] = core::array::from_fn(|b| {
-            core::array::from_fn(|side| {
-                core::array::from_fn(|i| {
-                    P::from_fn(|lane| children[base + 2 * (b * P::WIDTH + lane) + side][i])
-                })
-            })
-        });
-        let digests = compression.compress_packed::<P, B>(&pairs);
-        for (b, digest) in digests.iter().enumerate() {
-            for (i, p) in digest.iter().enumerate() {
-                for (lane, x) in p.as_slice().iter().enumerate() {
-                    out[b * P::WIDTH + lane][i] = *x;
+        let mut pairs = [[[P::ZERO; OUT]; 2]; B];
+        for (b, pair) in pairs.iter_mut().enumerate() {
+            for lane in 0..P::WIDTH {
+                let child = base + 2 * (b * P::WIDTH + lane);
+                for (side, digest) in pair.iter_mut().enumerate() {
+                    for (p, x) in digest.iter_mut().zip(&children[child + side]) {
+                        p.as_slice_mut()[lane] = *x;
+                    }
                 }
             }
         }
+        let digests = compressor.compress_packed::<P, B>(&pairs);
+        unpack_digests(&digests, out);
     }
     for (j, out) in parents.iter_mut().enumerate().skip(full) {
-        *out = compression.compress([children[2 * j], children[2 * j + 1]]);
+        *out = compressor.compress([children[2 * j], children[2 * j + 1]]);
     }
 }

@@ -13,7 +13,7 @@ use std::hint::black_box;
 use aurum_goldilocks::{Goldilocks, dispatch};
 use aurum_oracle_plonky2::{to_aurum, to_plonky2, zero};
 use aurum_poseidon::{HashNoPad, Poseidon};
-use aurum_symmetric::{Permutation, PermuteMany};
+use aurum_symmetric::{Hasher, Permutation, PermuteMany};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use plonky2::field::goldilocks_field::GoldilocksField as F;
 use plonky2::hash::poseidon::{Poseidon as PlonkyPoseidon, PoseidonHash};

@@ -16,7 +16,7 @@ use core::mem::transmute;
 use super::impl_packed_ops;
 use crate::field::{EPSILON, HALF_P_PLUS_ONE, P};
 use crate::packed::check_block_len;
-use crate::{Backend, Goldilocks, Kernel, PackedField};
+use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField};
 
 const WIDTH: usize = 4;
 const SIGN_BIT: u64 = 1 << 63;
@@ -134,13 +134,66 @@ unsafe impl PackedField for PackedAvx2 {
 
     #[inline(always)]
     fn linear_combination<const N: usize>(xs: &[Self; N], cs: &[Goldilocks; N]) -> Self {
-        // Multiplications with per-term reduction and a balanced addition tree: without
-        // carry flags, deferring the reduction of 128-bit products costs as much as doing it.
+        // Multiplications with per-term reduction, then one carry-counting sum: without carry
+        // flags, deferring the reduction of the 128-bit products costs as much as doing it.
         let mut terms = [Self::ZERO; N];
         for ((t, x), c) in terms.iter_mut().zip(xs).zip(cs) {
             *t = *x * *c;
         }
-        crate::packed::tree_sum(terms)
+        Self::sum_deferred(&terms)
+    }
+
+    #[inline(always)]
+    fn mul_2exp(self, exp: u64) -> Self {
+        // 2^96 ≡ −1 and 2^64 ≡ 2^32 − 1: bring the exponent below 64, then shift.
+        let mut exp = exp % 192;
+        let mut x = self;
+        if exp >= 96 {
+            x = -x;
+            exp -= 96;
+        }
+        if exp >= 64 {
+            let y = Self::from_vector(mul_2exp_below_64(x.to_vector(), exp - 64));
+            return Self::from_vector(mul_2exp_below_64(y.to_vector(), 32)) - y;
+        }
+        Self::from_vector(mul_2exp_below_64(x.to_vector(), exp))
+    }
+
+    #[inline(always)]
+    fn sum_deferred(values: &[Self]) -> Self {
+        let Some((first, rest)) = values.split_first() else {
+            return Self::ZERO;
+        };
+        // SAFETY: see the module docs (only reachable on AVX2 CPUs).
+        unsafe {
+            // The running sum is kept shifted, so each carry test is one signed compare.
+            let mut sum_s = shift(first.to_vector());
+            let mut carries = _mm256_setzero_si256();
+            for x in rest {
+                let x = x.to_vector();
+                let prev_s = sum_s;
+                sum_s = _mm256_add_epi64(sum_s, x);
+                // Wrapped iff the new sum is below the old one; the mask is −1 per carry.
+                carries = _mm256_sub_epi64(carries, _mm256_cmpgt_epi64(prev_s, sum_s));
+            }
+            // Each carry dropped 2^64 ≡ EPSILON; fewer than 2^32 carries keep the fold < p.
+            let fold = _mm256_mul_epu32(carries, set1(EPSILON));
+            Self::from_vector(shift(add_no_double_overflow_s(fold, sum_s)))
+        }
+    }
+
+    #[inline(always)]
+    fn canonicalize(self) -> Canonical<Self> {
+        Canonical::new_unchecked(Self::from_vector(shift(canonicalize_s(shift(
+            self.to_vector(),
+        )))))
+    }
+
+    #[inline(always)]
+    fn add_canonical(self, c: Canonical<Self>) -> Self {
+        // A canonical operand cannot make the sum carry twice.
+        let c_s = shift(c.get().to_vector());
+        Self::from_vector(shift(add_no_double_overflow_s(self.to_vector(), c_s)))
     }
 
     #[inline(always)]
@@ -308,8 +361,21 @@ fn reduce128(hi: __m256i, lo: __m256i) -> __m256i {
         let borrow = _mm256_cmpgt_epi64(t0_s, lo_s);
         let t0_s = _mm256_sub_epi64(t0_s, _mm256_srli_epi64::<32>(borrow));
         // hi_lo·EPSILON < p, so the sum below needs one carry fix-up at most.
-        let t1 = _mm256_mul_epu32(hi, set1(EPSILON));
+        let t1 = _mm256_mul_epu32(hi, core::hint::black_box(set1(EPSILON)));
         shift(add_no_double_overflow_s(t1, t0_s))
+    }
+}
+
+/// `x · 2^exp` for `exp < 64`: the 128-bit product is two shifts, then one reduction.
+#[inline(always)]
+fn mul_2exp_below_64(x: __m256i, exp: u64) -> __m256i {
+    debug_assert!(exp < 64);
+    // SAFETY: see the module docs (only reachable on AVX2 CPUs).
+    unsafe {
+        let lo = _mm256_sllv_epi64(x, set1(exp));
+        // A shift count of 64 (exp = 0) yields 0, as the high word must be.
+        let hi = _mm256_srlv_epi64(x, set1(64 - exp));
+        reduce128(hi, lo)
     }
 }
 

@@ -62,3 +62,25 @@ pub(crate) fn unpack_mut<P: PackedField>(packed: &mut [P]) -> &mut [Goldilocks] 
         )
     }
 }
+
+// `Goldilocks2` must be exactly two `Goldilocks` with no padding for the casts below.
+const _: () = assert!(size_of::<crate::Goldilocks2>() == 2 * size_of::<Goldilocks>());
+const _: () = assert!(align_of::<crate::Goldilocks2>() == align_of::<Goldilocks>());
+
+/// The coefficients of extension elements, `[c0, c1]` per element, as base-field elements.
+#[inline(always)]
+pub(crate) fn ext_as_base(values: &[crate::Goldilocks2]) -> &[Goldilocks] {
+    // SAFETY: `Goldilocks2` is `#[repr(C)]` over `[Goldilocks; 2]` (size and alignment
+    // asserted above), so `len` elements are `2·len` contiguous, aligned `Goldilocks`.
+    unsafe { core::slice::from_raw_parts(values.as_ptr().cast::<Goldilocks>(), 2 * values.len()) }
+}
+
+/// The coefficients of extension elements as mutable base-field elements.
+#[inline(always)]
+pub(crate) fn ext_as_base_mut(values: &mut [crate::Goldilocks2]) -> &mut [Goldilocks] {
+    // SAFETY: as in `ext_as_base`; the exclusive borrow is handed on, and any `u64` written
+    // through it is a valid coefficient.
+    unsafe {
+        core::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<Goldilocks>(), 2 * values.len())
+    }
+}

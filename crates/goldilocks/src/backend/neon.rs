@@ -16,7 +16,7 @@ use core::mem::transmute;
 use super::impl_packed_ops;
 use crate::field::{EPSILON, HALF_P_PLUS_ONE, P};
 use crate::packed::check_block_len;
-use crate::{Backend, Goldilocks, Kernel, PackedField};
+use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField};
 
 const WIDTH: usize = 2;
 
@@ -147,6 +147,41 @@ unsafe impl PackedField for PackedNeon {
             Goldilocks::from_u128(u128::from(self.0[0].raw()) * c),
             Goldilocks::from_u128(u128::from(self.0[1].raw()) * c),
         ])
+    }
+
+    #[inline(always)]
+    fn sum_deferred(values: &[Self]) -> Self {
+        let Some((first, rest)) = values.split_first() else {
+            return Self::ZERO;
+        };
+        // SAFETY: NEON is baseline on aarch64.
+        unsafe {
+            let mut sum = first.to_vector();
+            let mut carries = vdupq_n_u64(0);
+            for x in rest {
+                let x = x.to_vector();
+                sum = vaddq_u64(sum, x);
+                // The all-ones mask of a carry is −1: subtracting it counts the carry.
+                carries = vsubq_u64(carries, vcltq_u64(sum, x));
+            }
+            // Each carry dropped 2^64 ≡ EPSILON; fewer than 2^32 carries keep the fold < p.
+            let fold = vmull_u32(vmovn_u64(carries), vdup_n_u32(EPSILON as u32));
+            Self::from_vector(add_no_double_overflow(sum, fold))
+        }
+    }
+
+    #[inline(always)]
+    fn canonicalize(self) -> Canonical<Self> {
+        Canonical::new_unchecked(Self::from_vector(canonicalize(self.to_vector())))
+    }
+
+    #[inline(always)]
+    fn add_canonical(self, c: Canonical<Self>) -> Self {
+        // A canonical operand cannot make the sum carry twice.
+        Self::from_vector(add_no_double_overflow(
+            self.to_vector(),
+            c.get().to_vector(),
+        ))
     }
 
     #[inline(always)]

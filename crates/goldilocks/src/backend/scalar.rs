@@ -1,7 +1,7 @@
 //! The portable backend: `Goldilocks` itself is a packed field of width 1.
 
 use crate::field::{EPSILON, halve_raw};
-use crate::{Backend, Goldilocks, PackedField};
+use crate::{Backend, Canonical, Goldilocks, PackedField};
 
 // SAFETY: `Goldilocks` is `#[repr(transparent)]` over `u64`, i.e. the layout of
 // `[Goldilocks; 1]`, and uses no CPU-specific instructions.
@@ -52,6 +52,22 @@ unsafe impl PackedField for Goldilocks {
         // acc < 2^64 · Σc < 2^95: the high word is below 2^31, and 2^64 ≡ EPSILON.
         let (lo, hi) = (acc as u64, (acc >> 64) as u64);
         Goldilocks::from_raw(add_then_fold_carry(lo, hi * EPSILON))
+    }
+
+    #[inline(always)]
+    fn sum_deferred(values: &[Self]) -> Self {
+        values.iter().copied().sum()
+    }
+
+    #[inline(always)]
+    fn canonicalize(self) -> Canonical<Self> {
+        Canonical::new(self)
+    }
+
+    #[inline(always)]
+    fn add_canonical(self, c: Canonical<Self>) -> Self {
+        // A canonical operand cannot make the sum carry twice.
+        Goldilocks::from_raw(add_then_fold_carry(self.raw(), c.get().raw()))
     }
 
     #[inline(always)]
@@ -146,7 +162,7 @@ fn branch_hint() {
 }
 
 /// `x + y`, adding `EPSILON` back if the sum carried (no double carry may occur: true when
-/// `y ≤ 2^64 − 2^33 + 1`). On x86-64 the add and the carry mask are one opaque `add; sbb`
+/// `y < p`, since a carried sum is then at most `2^64 − 2^32 − 1`). On x86-64 the add and the carry mask are one opaque `add; sbb`
 /// pair, which also keeps LLVM from vectorising the surrounding scalar code.
 #[inline(always)]
 pub(crate) fn add_then_fold_carry(x: u64, y: u64) -> u64 {

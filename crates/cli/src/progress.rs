@@ -1,0 +1,62 @@
+//! A progress bar on stderr, for long runs on a terminal only.
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+/// Whether stderr is a terminal.
+pub(crate) fn stderr_is_terminal() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+/// Draws `[=====>    ] 42%` at most ten times a second.
+pub(crate) struct Bar {
+    enabled: bool,
+    total: Option<u64>,
+    started: Instant,
+    last_draw: Option<Instant>,
+}
+
+impl Bar {
+    pub(crate) fn new(enabled: bool, total: Option<u64>) -> Self {
+        Self {
+            enabled: enabled && total.is_some_and(|t| t > 0),
+            total,
+            started: Instant::now(),
+            last_draw: None,
+        }
+    }
+
+    pub(crate) fn update(&mut self, done: u64) {
+        if !self.enabled || self.started.elapsed() < Duration::from_millis(500) {
+            return;
+        }
+        if self
+            .last_draw
+            .is_some_and(|t| t.elapsed() < Duration::from_millis(100))
+        {
+            return;
+        }
+        self.last_draw = Some(Instant::now());
+        let total = self.total.unwrap_or(1).max(1);
+        let fraction = (done as f64 / total as f64).min(1.0);
+        let filled = (fraction * 30.0) as usize;
+        let bar = format!("{}{}", "=".repeat(filled), " ".repeat(30 - filled));
+        let mut err = std::io::stderr();
+        let _ = write!(
+            err,
+            "\r[{bar}] {:3.0}% {:.1}/{:.1} MiB",
+            fraction * 100.0,
+            done as f64 / 1048576.0,
+            total as f64 / 1048576.0
+        );
+        let _ = err.flush();
+    }
+
+    pub(crate) fn finish(&mut self) {
+        if self.enabled && self.last_draw.is_some() {
+            let mut err = std::io::stderr();
+            let _ = write!(err, "\r{}\r", " ".repeat(60));
+            let _ = err.flush();
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Tree configurations: how rows are hashed into leaves and how digests are compressed.
+
+use core::fmt;
+use core::str::FromStr;
+
+use aurum_poseidon2::Poseidon2Goldilocks;
+use aurum_symmetric::{Compressor, Hasher, PaddingFreeSponge, TruncatedPermutation};
+
+/// A leaf hash and a node compression over 4-element digests.
+pub trait MerkleConfig: Send + Sync {
+    /// Hashes the concatenated rows of a leaf.
+    type Leaf: Hasher<4>;
+    /// Compresses two digests.
+    type Node: Compressor<4>;
+
+    /// The leaf hash.
+    fn leaf(&self) -> &Self::Leaf;
+    /// The node compression.
+    fn node(&self) -> &Self::Node;
+    /// The preset's name.
+    fn name(&self) -> &'static str;
+}
+
+/// A configuration built from a leaf hasher and a compressor.
+#[derive(Clone, Debug)]
+pub struct Config<H, C> {
+    leaf: H,
+    node: C,
+    name: &'static str,
+}
+
+impl<H: Hasher<4>, C: Compressor<4>> Config<H, C> {
+    /// A configuration named `name`.
+    pub const fn new(name: &'static str, leaf: H, node: C) -> Self {
+        Self { leaf, node, name }
+    }
+}
+
+impl<H: Hasher<4>, C: Compressor<4>> MerkleConfig for Config<H, C> {
+    type Leaf = H;
+    type Node = C;
+
+    fn leaf(&self) -> &H {
+        &self.leaf
+    }
+
+    fn node(&self) -> &C {
+        &self.node
+    }
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+/// Plonky3's Poseidon2 tree at width `W`: a padding-free sponge of rate `W − 4` with a
+/// 4-element digest for the leaves, and the width-`W` permutation truncated to 4 elements as
+/// the 2-to-1 compression.
+pub type Poseidon2Config<const W: usize, const RATE: usize> = Config<
+    PaddingFreeSponge<Poseidon2Goldilocks<W>, W, RATE, 4>,
+    TruncatedPermutation<Poseidon2Goldilocks<W>, W, 4>,
+>;
+
+/// Plonky3's standard Goldilocks tree: Poseidon2 width 8, sponge rate 4.
+pub type Poseidon2W8 = Poseidon2Config<8, 4>;
+/// Poseidon2 width 12, sponge rate 8.
+pub type Poseidon2W12 = Poseidon2Config<12, 8>;
+/// Poseidon2 width 16, sponge rate 12.
+pub type Poseidon2W16 = Poseidon2Config<16, 12>;
+
+/// The `Poseidon2W8` preset.
+#[must_use]
+pub fn poseidon2_w8() -> Poseidon2W8 {
+    let perm = Poseidon2Goldilocks::<8>::new();
+    Config::new(
+        "poseidon2-w8",
+        PaddingFreeSponge::new(perm.clone()),
+        TruncatedPermutation::new(perm),
+    )
+}
+
+/// The `Poseidon2W12` preset.
+#[must_use]
+pub fn poseidon2_w12() -> Poseidon2W12 {
+    let perm = Poseidon2Goldilocks::<12>::new();
+    Config::new(
+        "poseidon2-w12",
+        PaddingFreeSponge::new(perm.clone()),
+        TruncatedPermutation::new(perm),
+    )
+}
+
+/// The `Poseidon2W16` preset.
+#[must_use]
+pub fn poseidon2_w16() -> Poseidon2W16 {
+    let perm = Poseidon2Goldilocks::<16>::new();
+    Config::new(
+        "poseidon2-w16",
+        PaddingFreeSponge::new(perm.clone()),
+        TruncatedPermutation::new(perm),
+    )
+}
+
+/// The named presets, for run-time selection (the CLI's `--preset`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// [`Poseidon2W8`]
+    Poseidon2W8,
+    /// [`Poseidon2W12`]
+    Poseidon2W12,
+    /// [`Poseidon2W16`]
+    Poseidon2W16,
+}
+
+impl Preset {
+    /// Every preset.
+    pub const ALL: [Preset; 3] = [
+        Preset::Poseidon2W8,
+        Preset::Poseidon2W12,
+        Preset::Poseidon2W16,
+    ];
+
+    /// The preset's name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Poseidon2W8 => "poseidon2-w8",
+            Preset::Poseidon2W12 => "poseidon2-w12",
+            Preset::Poseidon2W16 => "poseidon2-w16",
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown preset name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownPreset(pub String);
+
+impl fmt::Display for UnknownPreset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
+        write!(
+            f,
+            "unknown preset {:?}: expected one of {}",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownPreset {}
+
+impl FromStr for Preset {
+    type Err = UnknownPreset;
+
+    fn from_str(s: &str) -> Result<Self, UnknownPreset> {
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownPreset(s.to_string()))
+    }
+}

@@ -1,0 +1,37 @@
+//! Merkle commitments over Goldilocks for STARK provers.
+//!
+//! * [`MerkleTree`]: one or more row-major matrices (borrowed, never copied), leaves hashed
+//!   with packed, batched permutations on the backend selected at run time, layers compressed
+//!   the same way, both rayon-parallel; mixed heights join the tree exactly as in Plonky3's
+//!   `MerkleTreeMmcs` (see [`shape`]); caps of any height; openings and batch openings; an
+//!   option to drop the lowest digest layers and rebuild them when opening.
+//! * [`verify`]: checks an opening against a commitment, with errors that say what is wrong.
+//! * [`StreamingCommitter`]: the same commitment for a single matrix whose rows arrive in
+//!   order, in `O(log n)` digests of memory.
+//! * Presets ([`config`]): `Poseidon2W8` (Plonky3's standard setup), `Poseidon2W12`,
+//!   `Poseidon2W16`.
+//!
+//! ```
+//! use aurum_goldilocks::Goldilocks;
+//! use aurum_merkle::{Matrix, MerkleTree, config, verify};
+//!
+//! let values: Vec<Goldilocks> = (0..64u32).map(Goldilocks::from).collect();
+//! let config = config::poseidon2_w8();
+//! let tree = MerkleTree::new(&config, vec![Matrix::new(&values, 8).unwrap()]).unwrap();
+//! let commitment = tree.commitment(1).unwrap();
+//! let opening = tree.open(5, 1).unwrap();
+//! assert_eq!(opening.rows[0], values[40..48].to_vec());
+//! verify(&config, &commitment, &tree.shape().dims(), 5, &opening).unwrap();
+//! ```
+
+pub mod config;
+pub mod shape;
+mod stream;
+mod tree;
+mod verify;
+
+pub use config::{MerkleConfig, Preset};
+pub use shape::{Dimensions, ShapeError, TreeShape};
+pub use stream::{StreamError, StreamingCommitter};
+pub use tree::{BuildError, Digest, Matrix, MatrixError, MerkleTree, OpenError, ZERO_DIGEST};
+pub use verify::{Commitment, Opening, VerifyError, verify};

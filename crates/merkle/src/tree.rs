@@ -1,0 +1,505 @@
+//! The in-memory tree: build, caps, openings, and optionally dropped lower layers.
+
+use core::fmt;
+
+use aurum_goldilocks::{Goldilocks, dispatch};
+use aurum_symmetric::{HashRows, Hasher, compress_layer, hash_rows};
+use rayon::prelude::*;
+
+use crate::config::MerkleConfig;
+use crate::shape::{Dimensions, ShapeError, TreeShape};
+use crate::verify::{Commitment, Opening};
+
+/// A 4-element digest.
+pub type Digest = [Goldilocks; 4];
+
+/// The digest of padding positions.
+pub const ZERO_DIGEST: Digest = [Goldilocks::ZERO; 4];
+
+/// A row-major matrix borrowed from the caller (no copy is made).
+#[derive(Clone, Copy, Debug)]
+pub struct Matrix<'a> {
+    values: &'a [Goldilocks],
+    width: usize,
+}
+
+/// A buffer that is not a row-major matrix of the given width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatrixError {
+    /// Width 0.
+    ZeroWidth,
+    /// The length is not a multiple of the width.
+    RaggedLength {
+        /// Elements given.
+        len: usize,
+        /// The width.
+        width: usize,
+    },
+}
+
+impl fmt::Display for MatrixError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatrixError::ZeroWidth => write!(f, "a matrix needs at least one column"),
+            MatrixError::RaggedLength { len, width } => write!(
+                f,
+                "{len} elements do not form rows of width {width} ({} left over)",
+                len % width
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MatrixError {}
+
+impl<'a> Matrix<'a> {
+    /// `values` as rows of `width` elements.
+    pub fn new(values: &'a [Goldilocks], width: usize) -> Result<Self, MatrixError> {
+        if width == 0 {
+            return Err(MatrixError::ZeroWidth);
+        }
+        if !values.len().is_multiple_of(width) {
+            return Err(MatrixError::RaggedLength {
+                len: values.len(),
+                width,
+            });
+        }
+        Ok(Self { values, width })
+    }
+
+    /// Elements per row.
+    #[must_use]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of rows.
+    #[must_use]
+    pub fn height(&self) -> usize {
+        self.values.len() / self.width
+    }
+
+    /// Width and height.
+    #[must_use]
+    pub fn dimensions(&self) -> Dimensions {
+        Dimensions {
+            width: self.width,
+            height: self.height(),
+        }
+    }
+
+    /// Row `i`.
+    ///
+    /// # Panics
+    /// Panics if `i ≥ height`.
+    #[must_use]
+    pub fn row(&self, i: usize) -> &'a [Goldilocks] {
+        &self.values[i * self.width..(i + 1) * self.width]
+    }
+
+    /// Rows `start..end` as one slice.
+    fn rows(&self, start: usize, end: usize) -> &'a [Goldilocks] {
+        &self.values[start * self.width..end * self.width]
+    }
+}
+
+/// Why a tree could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// The matrices do not fit together.
+    Shape(ShapeError),
+    /// More layers to drop than the tree has below its root.
+    TooManyDroppedLayers {
+        /// Layers asked to drop.
+        requested: usize,
+        /// Layers below the root.
+        depth: usize,
+    },
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Shape(e) => e.fmt(f),
+            BuildError::TooManyDroppedLayers { requested, depth } => write!(
+                f,
+                "cannot drop {requested} digest layers: the tree has only {depth} below its root"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl From<ShapeError> for BuildError {
+    fn from(e: ShapeError) -> Self {
+        BuildError::Shape(e)
+    }
+}
+
+/// A request the tree cannot answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpenError {
+    /// The leaf index is not below the tallest height.
+    IndexOutOfRange {
+        /// The index.
+        index: usize,
+        /// The tallest height.
+        max_height: usize,
+    },
+    /// The cap height is above the root.
+    CapTooHigh {
+        /// Requested cap height.
+        cap_height: usize,
+        /// Layers below the root.
+        depth: usize,
+    },
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::IndexOutOfRange { index, max_height } => {
+                write!(
+                    f,
+                    "leaf index {index} is out of range: the tree has {max_height} leaves"
+                )
+            }
+            OpenError::CapTooHigh { cap_height, depth } => {
+                write!(f, "cap height {cap_height} exceeds the tree depth {depth}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
+/// A Merkle tree over one or more borrowed matrices.
+///
+/// Storage is layer-major and contiguous: one `Vec<Digest>` (32 bytes per digest) per digest
+/// layer, leaves first; about `2 × padded height` digests in all, i.e. 64 bytes per leaf row
+/// on top of the caller's matrices. [`MerkleTree::with_dropped_layers`] keeps only the layers
+/// from `k` up (a `2^-k` share of that), recomputing a `2^k`-leaf block when opening.
+pub struct MerkleTree<'a, C: MerkleConfig> {
+    config: &'a C,
+    matrices: Vec<Matrix<'a>>,
+    shape: TreeShape,
+    /// Layers `dropped..=depth`; `layers[i]` is layer `dropped + i`.
+    layers: Vec<Vec<Digest>>,
+    dropped: usize,
+}
+
+impl<C: MerkleConfig> fmt::Debug for MerkleTree<'_, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MerkleTree")
+            .field("config", &self.config.name())
+            .field("dims", &self.shape.dims())
+            .field("depth", &self.shape.depth())
+            .field("dropped_layers", &self.dropped)
+            .field("root", &self.root())
+            .finish()
+    }
+}
+
+impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
+    /// Commits to `matrices` (in this order).
+    pub fn new(config: &'a C, matrices: Vec<Matrix<'a>>) -> Result<Self, BuildError> {
+        Self::with_dropped_layers(config, matrices, 0)
+    }
+
+    /// Commits to `matrices`, storing only digest layers `drop..` (the lower ones are
+    /// recomputed block by block when opening).
+    pub fn with_dropped_layers(
+        config: &'a C,
+        matrices: Vec<Matrix<'a>>,
+        drop: usize,
+    ) -> Result<Self, BuildError> {
+        let dims: Vec<Dimensions> = matrices.iter().map(Matrix::dimensions).collect();
+        let shape = TreeShape::new(&dims)?;
+        if drop > shape.depth() {
+            return Err(BuildError::TooManyDroppedLayers {
+                requested: drop,
+                depth: shape.depth(),
+            });
+        }
+        let builder = Builder {
+            config,
+            matrices: &matrices,
+            shape: &shape,
+        };
+        let layers = builder.build_all(drop);
+        Ok(Self {
+            config,
+            matrices,
+            shape,
+            layers,
+            dropped: drop,
+        })
+    }
+
+    /// The geometry (dimensions, depth).
+    #[must_use]
+    pub fn shape(&self) -> &TreeShape {
+        &self.shape
+    }
+
+    /// The root digest.
+    #[must_use]
+    pub fn root(&self) -> Digest {
+        self.layers.last().expect("the root layer is always stored")[0]
+    }
+
+    /// The `min(2^cap_height, layer length)` digests of the layer `cap_height` below the root.
+    pub fn cap(&self, cap_height: usize) -> Result<Vec<Digest>, OpenError> {
+        let depth = self.shape.depth();
+        if cap_height > depth {
+            return Err(OpenError::CapTooHigh { cap_height, depth });
+        }
+        let len = self.shape.cap_len(cap_height);
+        let layer = depth - cap_height;
+        let digests = match layer.checked_sub(self.dropped) {
+            Some(stored) => self.layers[stored][..len].to_vec(),
+            // A cap below the stored layers: rebuild that layer in full.
+            None => {
+                let builder = Builder {
+                    config: self.config,
+                    matrices: &self.matrices,
+                    shape: &self.shape,
+                };
+                let mut digests = builder.full_layer(layer);
+                digests.truncate(len);
+                digests
+            }
+        };
+        Ok(digests)
+    }
+
+    /// The commitment: the cap of height `cap_height`.
+    pub fn commitment(&self, cap_height: usize) -> Result<Commitment, OpenError> {
+        Ok(Commitment {
+            cap: self.cap(cap_height)?,
+        })
+    }
+
+    /// Digest layer `j` (0 = leaves), or `None` if it was dropped.
+    #[must_use]
+    pub fn layer(&self, j: usize) -> Option<&[Digest]> {
+        self.layers
+            .get(j.checked_sub(self.dropped)?)
+            .map(Vec::as_slice)
+    }
+
+    /// Bytes held by the stored digest layers.
+    #[must_use]
+    pub fn digest_bytes(&self) -> usize {
+        self.layers
+            .iter()
+            .map(|l| l.len() * size_of::<Digest>())
+            .sum()
+    }
+
+    /// Opens leaf `index` against the cap of height `cap_height`: the rows of every matrix
+    /// that the leaf covers (in input order) and the sibling path up to the cap.
+    pub fn open(&self, index: usize, cap_height: usize) -> Result<Opening, OpenError> {
+        Ok(self
+            .open_batch(&[index], cap_height)?
+            .pop()
+            .expect("one opening per index"))
+    }
+
+    /// Opens many leaves; blocks recomputed for dropped layers are shared between indices.
+    pub fn open_batch(
+        &self,
+        indices: &[usize],
+        cap_height: usize,
+    ) -> Result<Vec<Opening>, OpenError> {
+        let depth = self.shape.depth();
+        if cap_height > depth {
+            return Err(OpenError::CapTooHigh { cap_height, depth });
+        }
+        let max_height = self.shape.max_height();
+        if let Some(&index) = indices.iter().find(|&&i| i >= max_height) {
+            return Err(OpenError::IndexOutOfRange { index, max_height });
+        }
+        let path_len = depth - cap_height;
+        let builder = Builder {
+            config: self.config,
+            matrices: &self.matrices,
+            shape: &self.shape,
+        };
+        let mut block_cache: Option<(usize, Vec<Vec<Digest>>)> = None;
+        let mut openings = Vec::with_capacity(indices.len());
+        for &index in indices {
+            let rows = self
+                .matrices
+                .iter()
+                .enumerate()
+                .map(|(m, matrix)| matrix.row(self.shape.row_index(m, index)).to_vec())
+                .collect();
+            let mut siblings = Vec::with_capacity(path_len);
+            for j in 0..path_len {
+                let sibling = (index >> j) ^ 1;
+                let digest = if j >= self.dropped {
+                    self.layers[j - self.dropped][sibling]
+                } else {
+                    let block = index >> self.dropped;
+                    if block_cache.as_ref().map(|(b, _)| *b) != Some(block) {
+                        let start = block << self.dropped;
+                        let layers = builder.build_block(
+                            start,
+                            start + (1 << self.dropped),
+                            self.dropped - 1,
+                        );
+                        block_cache = Some((block, layers));
+                    }
+                    let (_, layers) = block_cache.as_ref().expect("just filled");
+                    layers[j][sibling - ((block << self.dropped) >> j)]
+                };
+                siblings.push(digest);
+            }
+            openings.push(Opening { rows, siblings });
+        }
+        Ok(openings)
+    }
+}
+
+/// Leaf rows below which hashing the tallest group stays on the calling thread's chunks.
+const ROWS_PER_TASK: usize = 256;
+
+/// Computes digest layers.
+pub(crate) struct Builder<'b, C: MerkleConfig> {
+    pub(crate) config: &'b C,
+    pub(crate) matrices: &'b [Matrix<'b>],
+    pub(crate) shape: &'b TreeShape,
+}
+
+impl<C: MerkleConfig> Builder<'_, C> {
+    /// Every layer from `keep_from` to the root, at full length.
+    fn build_all(&self, keep_from: usize) -> Vec<Vec<Digest>> {
+        let depth = self.shape.depth();
+        let mut layers = Vec::with_capacity(depth + 1 - keep_from);
+        let mut current = self.leaf_layer(0, self.shape.layer_len(0));
+        for j in 1..=depth {
+            let next = self.parent_layer(&current, j, 0, true);
+            let finished = core::mem::replace(&mut current, next);
+            if j > keep_from {
+                layers.push(finished);
+            }
+        }
+        layers.push(current);
+        layers
+    }
+
+    /// Layer `j` at full (stored) length.
+    fn full_layer(&self, j: usize) -> Vec<Digest> {
+        let mut current = self.leaf_layer(0, self.shape.layer_len(0));
+        for level in 1..=j {
+            current = self.parent_layer(&current, level, 0, true);
+        }
+        current
+    }
+
+    /// Layers `0..=top` restricted to the block of leaf positions `start..end` (positions at or
+    /// past a layer's stored length are padding: zero digests).
+    pub(crate) fn build_block(&self, start: usize, end: usize, top: usize) -> Vec<Vec<Digest>> {
+        let mut layers = vec![self.leaf_layer(start, end)];
+        for j in 1..=top {
+            let next = self.parent_layer(layers.last().expect("non-empty"), j, start >> j, false);
+            layers.push(next);
+        }
+        layers
+    }
+
+    /// Leaf digests for positions `start..end`: rows below the tallest height are hashed,
+    /// padding positions are zero.
+    fn leaf_layer(&self, start: usize, end: usize) -> Vec<Digest> {
+        let mut out = vec![ZERO_DIGEST; end - start];
+        let real_end = end.min(self.shape.max_height);
+        if start < real_end {
+            self.hash_rows_of(&self.shape.leaves, start, &mut out[..real_end - start]);
+        }
+        out
+    }
+
+    /// Layer `j` from the layer below it, which starts at position `2 · first`. With `pad`,
+    /// extends it with zero digests to its stored length.
+    fn parent_layer(&self, children: &[Digest], j: usize, first: usize, pad: bool) -> Vec<Digest> {
+        let layer = &self.shape.layers[j - 1];
+        let count = children.len() / 2;
+        // Room for the padding digest up front: growing by one would double the allocation.
+        let mut parents = Vec::with_capacity(if pad { layer.len.max(count) } else { count });
+        parents.resize(count, ZERO_DIGEST);
+        compress_layer(self.config.node(), &children[..2 * count], &mut parents)
+            .expect("2·count children");
+        // Positions past the computed length are padding, zero whatever their children.
+        let real = layer.raw_len.saturating_sub(first).min(count);
+        for p in &mut parents[real..] {
+            *p = ZERO_DIGEST;
+        }
+        if !layer.injected.is_empty() && real > 0 {
+            // parent ← compress(parent, hash of the injected rows), or compress(parent, 0) past
+            // the injected matrices' height.
+            let rows = layer.injected_height.saturating_sub(first).min(real);
+            let mut pairs = vec![ZERO_DIGEST; 2 * real];
+            for (pair, parent) in pairs.chunks_exact_mut(2).zip(&parents) {
+                pair[0] = *parent;
+            }
+            if rows > 0 {
+                let mut injected = vec![ZERO_DIGEST; rows];
+                self.hash_rows_of(&layer.injected, first, &mut injected);
+                for (pair, digest) in pairs.chunks_exact_mut(2).zip(injected) {
+                    pair[1] = digest;
+                }
+            }
+            compress_layer(self.config.node(), &pairs, &mut parents[..real])
+                .expect("2·real children");
+        }
+        if pad {
+            parents.resize(layer.len, ZERO_DIGEST);
+        }
+        parents
+    }
+
+    /// `out[i] = leaf hash of the rows first + i of `matrices`, concatenated in order.
+    fn hash_rows_of(&self, matrices: &[usize], first: usize, out: &mut [Digest]) {
+        let leaf = self.config.leaf();
+        if let [m] = matrices {
+            let matrix = &self.matrices[*m];
+            let width = matrix.width();
+            hash_rows(leaf, matrix.rows(first, first + out.len()), width, out).expect("whole rows");
+            return;
+        }
+        // Several matrices: gather each chunk's rows back to back, then hash them as one.
+        let width = self.shape.total_width(matrices);
+        let gather_and_hash = |offset: usize, digests: &mut [Digest]| {
+            let mut scratch = Vec::with_capacity(digests.len() * width);
+            for row in first + offset..first + offset + digests.len() {
+                for &m in matrices {
+                    scratch.extend_from_slice(self.matrices[m].row(row));
+                }
+            }
+            dispatch(HashRows {
+                hasher: leaf,
+                data: &scratch,
+                row_len: width,
+                digests,
+            });
+        };
+        if out.len() <= 2 * ROWS_PER_TASK {
+            gather_and_hash(0, out);
+        } else {
+            out.par_chunks_mut(ROWS_PER_TASK)
+                .enumerate()
+                .for_each(|(task, digests)| gather_and_hash(task * ROWS_PER_TASK, digests));
+        }
+    }
+}
+
+/// The leaf hash of rows given in order, concatenated.
+pub(crate) fn hash_leaf_rows<H: Hasher<4>>(hasher: &H, rows: &[&[Goldilocks]]) -> Digest {
+    if let [row] = rows {
+        return hasher.hash(row);
+    }
+    let concatenated: Vec<Goldilocks> = rows.concat();
+    hasher.hash(&concatenated)
+}

@@ -1,0 +1,198 @@
+//! Commitments, openings and their verification.
+
+use core::fmt;
+
+use aurum_goldilocks::Goldilocks;
+use aurum_symmetric::Compressor;
+use serde::{Deserialize, Serialize};
+
+use crate::config::MerkleConfig;
+use crate::shape::{Dimensions, ShapeError, TreeShape};
+use crate::tree::{Digest, hash_leaf_rows};
+
+/// What a prover publishes: the cap (one digest, the root, for cap height 0).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Commitment {
+    /// The digests of the layer `log₂(cap.len())` below the root.
+    pub cap: Vec<Digest>,
+}
+
+/// One leaf's opening: the rows it covers in every matrix (input order) and the sibling
+/// digests from the leaf layer up to the cap.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opening {
+    /// Row of each matrix at this leaf.
+    pub rows: Vec<Vec<Goldilocks>>,
+    /// Sibling digests, leaf layer first.
+    pub siblings: Vec<Digest>,
+}
+
+/// Why an opening was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VerifyError {
+    /// The claimed dimensions cannot form a tree.
+    InvalidDimensions(ShapeError),
+    /// The leaf index is not below the tallest height.
+    IndexOutOfRange {
+        /// The index.
+        index: usize,
+        /// The tallest height.
+        max_height: usize,
+    },
+    /// The opening has rows for a different number of matrices.
+    WrongNumberOfMatrices {
+        /// Matrices committed to.
+        expected: usize,
+        /// Rows opened.
+        found: usize,
+    },
+    /// An opened row has the wrong number of elements.
+    WrongRowWidth {
+        /// The matrix (input position).
+        matrix: usize,
+        /// Its width.
+        expected: usize,
+        /// The opened row's length.
+        found: usize,
+    },
+    /// The sibling path does not reach from the leaves to the cap.
+    WrongPathLength {
+        /// Siblings a cap of this size needs.
+        expected: usize,
+        /// Siblings given.
+        found: usize,
+    },
+    /// The cap's size does not belong to this tree at any height.
+    InvalidCapLength {
+        /// Digests in the cap.
+        len: usize,
+    },
+    /// The recomputed digest differs from the committed one.
+    RootMismatch {
+        /// The cap position the path leads to.
+        cap_index: usize,
+    },
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerifyError::InvalidDimensions(e) => write!(f, "invalid dimensions: {e}"),
+            VerifyError::IndexOutOfRange { index, max_height } => {
+                write!(
+                    f,
+                    "leaf index {index} is out of range: the tree has {max_height} leaves"
+                )
+            }
+            VerifyError::WrongNumberOfMatrices { expected, found } => {
+                write!(
+                    f,
+                    "opening has rows for {found} matrices, the commitment covers {expected}"
+                )
+            }
+            VerifyError::WrongRowWidth {
+                matrix,
+                expected,
+                found,
+            } => {
+                write!(
+                    f,
+                    "opened row of matrix {matrix} has {found} elements, the matrix has width {expected}"
+                )
+            }
+            VerifyError::WrongPathLength { expected, found } => {
+                write!(f, "sibling path has {found} digests, expected {expected}")
+            }
+            VerifyError::InvalidCapLength { len } => {
+                write!(
+                    f,
+                    "a cap of {len} digests does not fit this tree at any cap height"
+                )
+            }
+            VerifyError::RootMismatch { cap_index } => {
+                write!(
+                    f,
+                    "recomputed digest does not match the commitment (cap entry {cap_index})"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// Checks that `opening` proves the rows of leaf `index` of a tree over matrices of
+/// dimensions `dims` (input order) with commitment `commitment`.
+pub fn verify<C: MerkleConfig>(
+    config: &C,
+    commitment: &Commitment,
+    dims: &[Dimensions],
+    index: usize,
+    opening: &Opening,
+) -> Result<(), VerifyError> {
+    let shape = TreeShape::new(dims).map_err(VerifyError::InvalidDimensions)?;
+    let max_height = shape.max_height();
+    if index >= max_height {
+        return Err(VerifyError::IndexOutOfRange { index, max_height });
+    }
+    if opening.rows.len() != dims.len() {
+        return Err(VerifyError::WrongNumberOfMatrices {
+            expected: dims.len(),
+            found: opening.rows.len(),
+        });
+    }
+    // Every opened row must have exactly its matrix's width: hashing a row of another length
+    // would let a prover open values the commitment never bound.
+    for (matrix, (row, d)) in opening.rows.iter().zip(dims).enumerate() {
+        if row.len() != d.width {
+            return Err(VerifyError::WrongRowWidth {
+                matrix,
+                expected: d.width,
+                found: row.len(),
+            });
+        }
+    }
+    let depth = shape.depth();
+    // Cap lengths grow strictly with the cap height, so the length names the height.
+    let cap_height = (0..=depth)
+        .find(|&h| shape.cap_len(h) == commitment.cap.len())
+        .ok_or(VerifyError::InvalidCapLength {
+            len: commitment.cap.len(),
+        })?;
+    let path_len = depth - cap_height;
+    if opening.siblings.len() != path_len {
+        return Err(VerifyError::WrongPathLength {
+            expected: path_len,
+            found: opening.siblings.len(),
+        });
+    }
+    let rows_of = |matrices: &[usize]| -> Vec<&[Goldilocks]> {
+        matrices
+            .iter()
+            .map(|&m| opening.rows[m].as_slice())
+            .collect()
+    };
+    let mut current = hash_leaf_rows(config.leaf(), &rows_of(&shape.leaves));
+    let mut position = index;
+    for (sibling, layer) in opening.siblings.iter().zip(&shape.layers) {
+        let pair = if position & 1 == 0 {
+            [current, *sibling]
+        } else {
+            [*sibling, current]
+        };
+        current = config.node().compress(pair);
+        position >>= 1;
+        if !layer.injected.is_empty() {
+            // A valid index always lands below the injected matrices' height.
+            let injected = hash_leaf_rows(config.leaf(), &rows_of(&layer.injected));
+            current = config.node().compress([current, injected]);
+        }
+    }
+    if commitment.cap.get(position) == Some(&current) {
+        Ok(())
+    } else {
+        Err(VerifyError::RootMismatch {
+            cap_index: position,
+        })
+    }
+}

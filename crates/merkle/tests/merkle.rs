@@ -1,0 +1,373 @@
+//! Trees: openings verify, every tampering is rejected with the right error, streaming and
+//! dropped-layer trees equal the in-memory tree, and a naive recursive definition agrees.
+
+use aurum_goldilocks::Goldilocks;
+use aurum_merkle::config::{self, Poseidon2W8};
+use aurum_merkle::{
+    Commitment, Digest, Dimensions, Matrix, MerkleConfig, MerkleTree, OpenError,
+    StreamingCommitter, VerifyError, ZERO_DIGEST, verify,
+};
+use aurum_symmetric::{Compressor, Hasher};
+use proptest::prelude::*;
+
+fn values(n: usize, seed: u64) -> Vec<Goldilocks> {
+    (0..n as u64)
+        .map(|i| Goldilocks::from_u64((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seed))
+        .collect()
+}
+
+/// Matrices on the height ladder `⌈max / 2^k⌉`, in a shuffled order, with random widths.
+fn shapes() -> impl Strategy<Value = Vec<(usize, usize)>> {
+    (
+        1usize..70,
+        proptest::collection::vec((0usize..4, 1usize..12), 1..5),
+    )
+        .prop_map(|(max, specs)| {
+            specs
+                .into_iter()
+                .map(|(k, width)| (((max - 1) >> k.min(7)) + 1, width))
+                .collect()
+        })
+}
+
+fn build<'a>(data: &'a [Vec<Goldilocks>], shape: &[(usize, usize)]) -> Vec<Matrix<'a>> {
+    data.iter()
+        .zip(shape)
+        .map(|(v, &(_, w))| Matrix::new(v, w).unwrap())
+        .collect()
+}
+
+fn data_for(shape: &[(usize, usize)]) -> Vec<Vec<Goldilocks>> {
+    shape
+        .iter()
+        .enumerate()
+        .map(|(m, &(h, w))| values(h * w, m as u64))
+        .collect()
+}
+
+/// The tree by its definition (shape docs), with scalar hashing and recursion only.
+fn naive_root<C: MerkleConfig>(
+    config: &C,
+    data: &[Vec<Goldilocks>],
+    shape: &[(usize, usize)],
+) -> Digest {
+    let max = shape.iter().map(|s| s.0).max().unwrap();
+    let mut order: Vec<usize> = (0..shape.len()).collect();
+    order.sort_by_key(|&m| core::cmp::Reverse(shape[m].0));
+    let row = |m: usize, i: usize| &data[m][i * shape[m].1..(i + 1) * shape[m].1];
+    let hash_rows = |ms: &[usize], i: usize| -> Digest {
+        let concat: Vec<Goldilocks> = ms.iter().flat_map(|&m| row(m, i).to_vec()).collect();
+        config.leaf().hash(&concat)
+    };
+    let tallest: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&m| shape[m].0 == max)
+        .collect();
+    let mut rest: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&m| shape[m].0 != max)
+        .collect();
+    let mut layer: Vec<Digest> = (0..max).map(|i| hash_rows(&tallest, i)).collect();
+    if layer.len() > 1 && layer.len() % 2 == 1 {
+        layer.push(ZERO_DIGEST);
+    }
+    while layer.len() > 1 {
+        let raw = layer.len() / 2;
+        let target = raw.next_power_of_two();
+        let injected: Vec<usize> = rest
+            .iter()
+            .copied()
+            .filter(|&m| shape[m].0.next_power_of_two() == target)
+            .collect();
+        rest.retain(|m| !injected.contains(m));
+        let mut next: Vec<Digest> = (0..raw)
+            .map(|i| {
+                let parent = config.node().compress([layer[2 * i], layer[2 * i + 1]]);
+                if injected.is_empty() {
+                    parent
+                } else if i < shape[injected[0]].0 {
+                    config.node().compress([parent, hash_rows(&injected, i)])
+                } else {
+                    config.node().compress([parent, ZERO_DIGEST])
+                }
+            })
+            .collect();
+        if next.len() > 1 && next.len() % 2 == 1 {
+            next.push(ZERO_DIGEST);
+        }
+        layer = next;
+    }
+    assert!(rest.is_empty());
+    layer[0]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn tree_matches_definition_and_openings_verify(shape in shapes(), cap_pick in 0usize..8) {
+        let config = config::poseidon2_w8();
+        let data = data_for(&shape);
+        let tree = MerkleTree::new(&config, build(&data, &shape)).unwrap();
+        prop_assert_eq!(tree.root(), naive_root(&config, &data, &shape));
+        let cap_height = cap_pick.min(tree.shape().depth());
+        let commitment = tree.commitment(cap_height).unwrap();
+        let dims = tree.shape().dims().to_vec();
+        let max = tree.shape().max_height();
+        for index in (0..max).step_by((max / 7).max(1)) {
+            let opening = tree.open(index, cap_height).unwrap();
+            for (m, row) in opening.rows.iter().enumerate() {
+                let (h, w) = shape[m];
+                let r = index >> (max.next_power_of_two().trailing_zeros() - h.next_power_of_two().trailing_zeros());
+                prop_assert_eq!(row.as_slice(), &data[m][r * w..(r + 1) * w]);
+            }
+            prop_assert_eq!(verify(&config, &commitment, &dims, index, &opening), Ok(()));
+        }
+        // Dropping layers changes storage, never answers.
+        let drop = tree.shape().depth().min(cap_pick + 1);
+        let lean = MerkleTree::with_dropped_layers(&config, build(&data, &shape), drop).unwrap();
+        prop_assert_eq!(lean.root(), tree.root());
+        prop_assert_eq!(lean.cap(cap_height).unwrap(), tree.cap(cap_height).unwrap());
+        let indices: Vec<usize> = (0..max).rev().step_by(3).collect();
+        prop_assert_eq!(lean.open_batch(&indices, cap_height).unwrap(), tree.open_batch(&indices, cap_height).unwrap());
+    }
+
+    #[test]
+    fn streaming_equals_in_memory(height in 1usize..300, width in 1usize..9, cap_pick in 0usize..9) {
+        let config = config::poseidon2_w8();
+        let data = values(height * width, 7);
+        let tree = MerkleTree::new(&config, vec![Matrix::new(&data, width).unwrap()]).unwrap();
+        let cap_height = cap_pick.min(tree.shape().depth());
+        let mut stream = StreamingCommitter::new(&config, width, cap_height).unwrap();
+        // Feed in uneven pieces of whole rows.
+        for piece in data.chunks(width * 7) {
+            stream.push_rows(piece).unwrap();
+        }
+        prop_assert_eq!(stream.finish().unwrap(), tree.commitment(cap_height).unwrap());
+    }
+}
+
+#[test]
+fn streaming_over_many_chunks() {
+    // Rows of width 64 make 2^14-row chunks: 3.5 chunks exercise the bulk and the tail paths.
+    let config = config::poseidon2_w8();
+    let (width, height) = (64, 3 * (1 << 14) + (1 << 13) + 5);
+    let data = values(height * width, 3);
+    let tree = MerkleTree::new(&config, vec![Matrix::new(&data, width).unwrap()]).unwrap();
+    for cap_height in [0, 1, 4, 16] {
+        let mut stream = StreamingCommitter::new(&config, width, cap_height).unwrap();
+        for piece in data.chunks(width * 1000) {
+            stream.push_rows(piece).unwrap();
+        }
+        assert_eq!(
+            stream.finish().unwrap(),
+            tree.commitment(cap_height).unwrap(),
+            "cap {cap_height}"
+        );
+    }
+}
+
+fn sample_tree(config: &Poseidon2W8) -> (Vec<Vec<Goldilocks>>, Vec<(usize, usize)>) {
+    let _ = config;
+    let shape = vec![(16, 5), (8, 3), (16, 2), (4, 7)];
+    (data_for(&shape), shape)
+}
+
+#[test]
+fn every_tampering_is_rejected_with_its_error() {
+    let config = config::poseidon2_w8();
+    let (data, shape) = sample_tree(&config);
+    let tree = MerkleTree::new(&config, build(&data, &shape)).unwrap();
+    let commitment = tree.commitment(1).unwrap();
+    let dims = tree.shape().dims().to_vec();
+    let index = 11;
+    let good = tree.open(index, 1).unwrap();
+    assert_eq!(verify(&config, &commitment, &dims, index, &good), Ok(()));
+
+    // A changed value anywhere in any opened row.
+    for m in 0..good.rows.len() {
+        for k in 0..good.rows[m].len() {
+            let mut bad = good.clone();
+            bad.rows[m][k] += Goldilocks::ONE;
+            assert!(matches!(
+                verify(&config, &commitment, &dims, index, &bad),
+                Err(VerifyError::RootMismatch { .. })
+            ));
+        }
+    }
+    // A changed sibling.
+    for j in 0..good.siblings.len() {
+        let mut bad = good.clone();
+        bad.siblings[j][2] += Goldilocks::ONE;
+        assert!(matches!(
+            verify(&config, &commitment, &dims, index, &bad),
+            Err(VerifyError::RootMismatch { .. })
+        ));
+    }
+    // The proof of one index presented for another.
+    assert!(matches!(
+        verify(&config, &commitment, &dims, index ^ 1, &good),
+        Err(VerifyError::RootMismatch { .. })
+    ));
+    assert_eq!(
+        verify(&config, &commitment, &dims, 16, &good),
+        Err(VerifyError::IndexOutOfRange {
+            index: 16,
+            max_height: 16
+        })
+    );
+    // A row of the wrong width (even one padded with a zero).
+    let mut bad = good.clone();
+    bad.rows[1].push(Goldilocks::ZERO);
+    assert_eq!(
+        verify(&config, &commitment, &dims, index, &bad),
+        Err(VerifyError::WrongRowWidth {
+            matrix: 1,
+            expected: 3,
+            found: 4
+        })
+    );
+    let mut bad = good.clone();
+    bad.rows[3].pop();
+    assert_eq!(
+        verify(&config, &commitment, &dims, index, &bad),
+        Err(VerifyError::WrongRowWidth {
+            matrix: 3,
+            expected: 7,
+            found: 6
+        })
+    );
+    // Missing or extra matrices.
+    let mut bad = good.clone();
+    bad.rows.pop();
+    assert_eq!(
+        verify(&config, &commitment, &dims, index, &bad),
+        Err(VerifyError::WrongNumberOfMatrices {
+            expected: 4,
+            found: 3
+        })
+    );
+    // Path too short or too long.
+    let mut bad = good.clone();
+    bad.siblings.pop();
+    assert_eq!(
+        verify(&config, &commitment, &dims, index, &bad),
+        Err(VerifyError::WrongPathLength {
+            expected: 3,
+            found: 2
+        })
+    );
+    let mut bad = good.clone();
+    bad.siblings.push(ZERO_DIGEST);
+    assert_eq!(
+        verify(&config, &commitment, &dims, index, &bad),
+        Err(VerifyError::WrongPathLength {
+            expected: 3,
+            found: 4
+        })
+    );
+    // A cap of an impossible size, and a cap that is not this tree's.
+    let bad_cap = Commitment {
+        cap: vec![ZERO_DIGEST; 3],
+    };
+    assert_eq!(
+        verify(&config, &bad_cap, &dims, index, &good),
+        Err(VerifyError::InvalidCapLength { len: 3 })
+    );
+    let mut other = commitment.clone();
+    other.cap[1][0] += Goldilocks::ONE;
+    assert!(matches!(
+        verify(&config, &other, &dims, index, &good),
+        Err(VerifyError::RootMismatch { cap_index: 1 })
+    ));
+    // Dimensions that cannot form a tree.
+    let mut bad_dims = dims.clone();
+    bad_dims[3].height = 3;
+    assert!(matches!(
+        verify(&config, &commitment, &bad_dims, index, &good),
+        Err(VerifyError::InvalidDimensions(_))
+    ));
+    // Every error explains itself.
+    let msg = VerifyError::WrongRowWidth {
+        matrix: 1,
+        expected: 3,
+        found: 4,
+    }
+    .to_string();
+    assert!(msg.contains("matrix 1") && msg.contains("width 3"), "{msg}");
+}
+
+#[test]
+fn bad_requests_are_errors_not_panics() {
+    let config = config::poseidon2_w8();
+    let data = values(40, 1);
+    assert!(Matrix::new(&data, 0).is_err());
+    assert!(Matrix::new(&data, 3).is_err());
+    let m8 = Matrix::new(&data[..32], 8).unwrap();
+    let m3 = Matrix::new(&data[..6], 3).unwrap();
+    assert!(MerkleTree::new(&config, vec![]).is_err());
+    assert!(MerkleTree::new(&config, vec![m8, m3]).is_ok());
+    let m5 = Matrix::new(&data[..15], 5).unwrap();
+    let err = MerkleTree::new(&config, vec![Matrix::new(&data[..40], 5).unwrap(), m5]).unwrap_err();
+    assert!(err.to_string().contains("height 3"), "{err}");
+    let tree = MerkleTree::new(&config, vec![m8]).unwrap();
+    assert_eq!(
+        tree.open(4, 0),
+        Err(OpenError::IndexOutOfRange {
+            index: 4,
+            max_height: 4
+        })
+    );
+    assert_eq!(
+        tree.cap(3),
+        Err(OpenError::CapTooHigh {
+            cap_height: 3,
+            depth: 2
+        })
+    );
+    assert!(MerkleTree::with_dropped_layers(&config, vec![m8], 3).is_err());
+    let mut stream = StreamingCommitter::new(&config, 8, 0).unwrap();
+    assert!(stream.push_rows(&data[..12]).is_err());
+    assert!(
+        StreamingCommitter::new(&config, 8, 0)
+            .unwrap()
+            .finish()
+            .is_err()
+    );
+    let mut stream = StreamingCommitter::new(&config, 8, 5).unwrap();
+    stream.push_rows(&data[..32]).unwrap();
+    assert!(stream.finish().is_err());
+}
+
+#[test]
+fn commitments_and_openings_round_trip_through_serde() {
+    let config = config::poseidon2_w8();
+    let (data, shape) = sample_tree(&config);
+    let tree = MerkleTree::new(&config, build(&data, &shape)).unwrap();
+    let commitment = tree.commitment(2).unwrap();
+    let opening = tree.open(5, 2).unwrap();
+    let c: Commitment = serde_json::from_str(&serde_json::to_string(&commitment).unwrap()).unwrap();
+    let o: aurum_merkle::Opening =
+        serde_json::from_str(&serde_json::to_string(&opening).unwrap()).unwrap();
+    assert_eq!((c, o), (commitment, opening));
+    let dims: Vec<Dimensions> =
+        serde_json::from_str(&serde_json::to_string(&tree.shape().dims()).unwrap()).unwrap();
+    assert_eq!(dims, tree.shape().dims());
+    // Malformed input is an error: truncated, wrong types, non-canonical values.
+    for bad in [
+        "{\"cap\":[[1,2,3]]}",
+        "{\"cap\":[[1,2,3,18446744069414584321]]}",
+        "{\"cap\":\"x\"}",
+        "{\"rows\":[[1]],\"siblings\":[[1,2]]}",
+        "{",
+        "",
+    ] {
+        assert!(
+            serde_json::from_str::<Commitment>(bad).is_err()
+                && serde_json::from_str::<aurum_merkle::Opening>(bad).is_err(),
+            "{bad}"
+        );
+    }
+}

@@ -1,0 +1,832 @@
+//! Single-threaded butterfly kernels, entered through runtime dispatch (see
+//! `aurum_goldilocks::dispatch`): everything here is `#[inline(always)]` so that it is
+//! compiled for the dispatched backend.
+//!
+//! Two vectorisations:
+//! * **across columns** (`width ≥ 2`): a butterfly combines two rows; lanes run along the
+//!   row, so a row pair is `width / WIDTH` packed butterflies with one broadcast twiddle
+//!   (plus a scalar tail for the last `width % WIDTH` columns);
+//! * **along the column** (`width = 1`): lanes hold consecutive elements, so layers with a
+//!   span of at least `WIDTH` load their twiddles as vectors, and the `log2(WIDTH)` layers
+//!   with smaller spans are done on pairs of vectors with `PackedField::interleave`
+//!   (a 2×2 block transpose that brings the butterfly partners into matching lanes).
+//!
+//! Flows: DIF (decimation in frequency) takes natural order to bit-reversed order, running
+//! its layers from the largest span down; DIT takes bit-reversed to natural, smallest span
+//! first. An optional `scale` is folded into the first layer executed (for `1/n` and
+//! similar), costing one multiplication per butterfly instead of a pass over memory.
+
+use aurum_goldilocks::{Goldilocks, Kernel, PackedField};
+
+use crate::twiddles::Twiddles;
+
+/// Which butterfly network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// Decimation in frequency: natural in, bit-reversed out; `(a, b) → (a + b, (a − b)·w)`.
+    Dif,
+    /// Decimation in time: bit-reversed in, natural out; `(a, b) → (a + b·w, a − b·w)`.
+    Dit,
+}
+
+/// `c·s^j` for row indices `j < 2^log_n`, as two small tables: `lo[i] = c·s^i` for
+/// `i < 2^log_lo` and `hi[k] = s^(k·2^log_lo)`, so a factor costs one multiplication and the
+/// tables stay in cache (the LDE's per-coset scaling).
+#[derive(Clone, Debug)]
+pub(crate) struct Powers {
+    log_lo: usize,
+    lo: Vec<Goldilocks>,
+    hi: Vec<Goldilocks>,
+}
+
+impl Powers {
+    /// Low table size: at least a stripe chunk (64 rows), so chunks never straddle two.
+    pub(crate) fn new(c: Goldilocks, s: Goldilocks, log_n: usize) -> Powers {
+        let log_lo = log_n.div_ceil(2).max(6);
+        let lo = core::iter::successors(Some(c), |x| Some(*x * s))
+            .take(1 << log_lo)
+            .collect();
+        let step = s.exp_power_of_2(log_lo);
+        let hi = core::iter::successors(Some(Goldilocks::ONE), |x| Some(*x * step))
+            .take((1usize << log_n.saturating_sub(log_lo)).max(1))
+            .collect();
+        Powers { log_lo, lo, hi }
+    }
+}
+
+/// What the first pass of a DIF does to its rows before the butterflies: row `j` becomes
+/// row `j` of `src` (or, without `src`, itself) times `c·s^j` — the coset scaling, done while
+/// the rows are in cache anyway instead of in a pass of its own.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Source<'a> {
+    pub src: Option<&'a [Goldilocks]>,
+    pub powers: &'a Powers,
+}
+
+impl Source<'_> {
+    /// Applies the source to `dst`: whole rows starting at row `row0` of the matrix.
+    #[inline(always)]
+    pub(crate) fn load_rows<Q: PackedField>(
+        &self,
+        dst: &mut [Goldilocks],
+        width: usize,
+        row0: usize,
+    ) {
+        let rows = dst.len() / width;
+        let lo_len = 1usize << self.powers.log_lo;
+        let mut done = 0;
+        while done < rows {
+            let j = row0 + done;
+            let offset = j & (lo_len - 1);
+            let seg = (lo_len - offset).min(rows - done);
+            let hi = self.powers.hi[j >> self.powers.log_lo];
+            let lo = &self.powers.lo[offset..offset + seg];
+            let d = &mut dst[done * width..(done + seg) * width];
+            if let Some(src) = self.src {
+                d.copy_from_slice(&src[j * width..(j + seg) * width]);
+            }
+            if width == 1 {
+                let (d_p, d_s) = Q::pack_slice_with_suffix_mut(d);
+                let (lo_p, lo_s) = Q::pack_slice_with_suffix(lo);
+                let hi_p = Q::broadcast(hi);
+                for (x, f) in d_p.iter_mut().zip(lo_p) {
+                    *x *= *f * hi_p;
+                }
+                for (x, f) in d_s.iter_mut().zip(lo_s) {
+                    *x *= *f * hi;
+                }
+            } else {
+                for (row, f) in d.chunks_exact_mut(width).zip(lo) {
+                    scale_in_place::<Q>(row, *f * hi);
+                }
+            }
+            done += seg;
+        }
+    }
+}
+
+/// One butterfly with twiddle `tw` (and, in a scaled layer, the extra factor `scale` already
+/// multiplied into `tw` for the DIT flow and applied to the sum in the DIF flow).
+#[inline(always)]
+fn butterfly<Q: PackedField>(flow: Flow, x: &mut Q, y: &mut Q, tw: Q) {
+    let (a, b) = (*x, *y);
+    match flow {
+        Flow::Dif => {
+            *x = a + b;
+            *y = (a - b) * tw;
+        }
+        Flow::Dit => {
+            let t = b * tw;
+            *x = a + t;
+            *y = a - t;
+        }
+    }
+}
+
+/// A butterfly whose twiddle is one.
+#[inline(always)]
+fn butterfly_one<Q: PackedField>(x: &mut Q, y: &mut Q) {
+    let (a, b) = (*x, *y);
+    *x = a + b;
+    *y = a - b;
+}
+
+/// A butterfly in the scaled (first) layer: the result is `scale ×` the plain butterfly's;
+/// `tw_scaled = tw · scale`.
+#[inline(always)]
+fn butterfly_scaled<Q: PackedField>(flow: Flow, x: &mut Q, y: &mut Q, tw_scaled: Q, scale: Q) {
+    let (a, b) = (*x, *y);
+    match flow {
+        Flow::Dif => {
+            *x = (a + b) * scale;
+            *y = (a - b) * tw_scaled;
+        }
+        Flow::Dit => {
+            let t = b * tw_scaled;
+            let a = a * scale;
+            *x = a + t;
+            *y = a - t;
+        }
+    }
+}
+
+/// The butterfly between two rows `lo` and `hi` (equal lengths) with one twiddle.
+#[inline(always)]
+fn butterfly_rows<P: PackedField>(
+    flow: Flow,
+    lo: &mut [Goldilocks],
+    hi: &mut [Goldilocks],
+    tw: Goldilocks,
+    is_one: bool,
+    scale: Option<Goldilocks>,
+) {
+    let (lo_p, lo_s) = P::pack_slice_with_suffix_mut(lo);
+    let (hi_p, hi_s) = P::pack_slice_with_suffix_mut(hi);
+    match scale {
+        Some(s) => {
+            let tws = tw * s;
+            let (tws_p, s_p) = (P::broadcast(tws), P::broadcast(s));
+            for (x, y) in lo_p.iter_mut().zip(hi_p) {
+                butterfly_scaled(flow, x, y, tws_p, s_p);
+            }
+            for (x, y) in lo_s.iter_mut().zip(hi_s) {
+                butterfly_scaled(flow, x, y, tws, s);
+            }
+        }
+        None if is_one => {
+            for (x, y) in lo_p.iter_mut().zip(hi_p) {
+                butterfly_one(x, y);
+            }
+            for (x, y) in lo_s.iter_mut().zip(hi_s) {
+                butterfly_one(x, y);
+            }
+        }
+        None => {
+            let tw_p = P::broadcast(tw);
+            for (x, y) in lo_p.iter_mut().zip(hi_p) {
+                butterfly(flow, x, y, tw_p);
+            }
+            for (x, y) in lo_s.iter_mut().zip(hi_s) {
+                butterfly(flow, x, y, tw);
+            }
+        }
+    }
+}
+
+/// The butterflies between two runs of consecutive elements of one column, with the
+/// consecutive twiddles `tws` (same length).
+#[inline(always)]
+fn butterfly_runs<Q: PackedField>(
+    flow: Flow,
+    lo: &mut [Goldilocks],
+    hi: &mut [Goldilocks],
+    tws: &[Goldilocks],
+    scale: Option<Goldilocks>,
+) {
+    let (lo_p, lo_s) = Q::pack_slice_with_suffix_mut(lo);
+    let (hi_p, hi_s) = Q::pack_slice_with_suffix_mut(hi);
+    let (tw_p, tw_s) = Q::pack_slice_with_suffix(tws);
+    match scale {
+        Some(s) => {
+            let s_p = Q::broadcast(s);
+            for ((x, y), t) in lo_p.iter_mut().zip(hi_p).zip(tw_p) {
+                butterfly_scaled(flow, x, y, *t * s_p, s_p);
+            }
+            for ((x, y), t) in lo_s.iter_mut().zip(hi_s).zip(tw_s) {
+                butterfly_scaled(flow, x, y, *t * s, s);
+            }
+        }
+        None => {
+            for ((x, y), t) in lo_p.iter_mut().zip(hi_p).zip(tw_p) {
+                butterfly(flow, x, y, *t);
+            }
+            for ((x, y), t) in lo_s.iter_mut().zip(hi_s).zip(tw_s) {
+                butterfly(flow, x, y, *t);
+            }
+        }
+    }
+}
+
+/// The layers of a `2^r`-point network in execution order, as spans `h` (butterfly partner
+/// distance) relative to a unit.
+#[inline(always)]
+fn layer_order(flow: Flow, r: usize, i: usize) -> usize {
+    match flow {
+        Flow::Dif => r - 1 - i,
+        Flow::Dit => i,
+    }
+}
+
+/// A full transform of every contiguous block of `2^log_block` rows in `values`.
+#[derive(Debug)]
+pub(crate) struct BlockPass<'a> {
+    pub values: &'a mut [Goldilocks],
+    pub width: usize,
+    pub log_block: usize,
+    pub twiddles: &'a Twiddles,
+    pub flow: Flow,
+    pub scale: Option<Goldilocks>,
+    /// Load the blocks from here first; `values` starts at row `row0` of the matrix.
+    pub source: Option<Source<'a>>,
+    pub row0: usize,
+}
+
+impl Kernel for BlockPass<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        let block_len = self.width << self.log_block;
+        for (k, block) in self.values.chunks_exact_mut(block_len).enumerate() {
+            if let Some(source) = &self.source {
+                source.load_rows::<P>(block, self.width, self.row0 + (k << self.log_block));
+            }
+            if self.width == 1 && block.len() < 2 * P::WIDTH {
+                transform_block::<Goldilocks>(
+                    block,
+                    1,
+                    self.log_block,
+                    self.twiddles,
+                    self.flow,
+                    self.scale,
+                );
+            } else {
+                transform_block::<P>(
+                    block,
+                    self.width,
+                    self.log_block,
+                    self.twiddles,
+                    self.flow,
+                    self.scale,
+                );
+            }
+        }
+    }
+}
+
+/// Elements of a sub-block that stays in L1 (16 KiB, leaving room for twiddles).
+const L1_ELEMS: usize = 1 << 11;
+
+/// All `log_block` layers of one contiguous block (`2^log_block` rows). Layers with spans of
+/// at least an L1-sized sub-block sweep the whole block; the rest run sub-block by sub-block
+/// so that they never leave L1. For a single column, the `log2(WIDTH)` smallest spans are
+/// fused into one pass over vector pairs.
+#[inline(always)]
+fn transform_block<Q: PackedField>(
+    block: &mut [Goldilocks],
+    width: usize,
+    log_block: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+) {
+    if log_block == 0 {
+        if let Some(s) = scale {
+            scale_in_place::<Q>(block, s);
+        }
+        return;
+    }
+    let log_small = if width == 1 {
+        (Q::WIDTH.trailing_zeros() as usize).min(log_block)
+    } else {
+        0
+    };
+    let log_sub = ((L1_ELEMS / width).max(1).ilog2() as usize).clamp(log_small.max(1), log_block);
+    let mut scale = scale;
+    match flow {
+        Flow::Dif => {
+            if log_sub < log_block {
+                layers::<Q>(
+                    block,
+                    width,
+                    log_sub,
+                    log_block,
+                    twiddles,
+                    flow,
+                    scale.take(),
+                );
+            }
+            for sub in block.chunks_exact_mut(width << log_sub) {
+                let mut s = scale;
+                if log_small < log_sub {
+                    layers::<Q>(sub, width, log_small, log_sub, twiddles, flow, s.take());
+                }
+                if log_small > 0 {
+                    small_span_layers::<Q>(sub, log_small, twiddles, flow, s.take());
+                }
+            }
+        }
+        Flow::Dit => {
+            for sub in block.chunks_exact_mut(width << log_sub) {
+                let mut s = scale;
+                if log_small > 0 {
+                    small_span_layers::<Q>(sub, log_small, twiddles, flow, s.take());
+                }
+                if log_small < log_sub {
+                    layers::<Q>(sub, width, log_small, log_sub, twiddles, flow, s.take());
+                }
+            }
+            if log_sub < log_block {
+                layers::<Q>(block, width, log_sub, log_block, twiddles, flow, None);
+            }
+        }
+    }
+}
+
+/// The layers with spans `2^lo … 2^(hi−1)` over a block of whole butterfly groups, in flow
+/// order, fused two at a time into radix-4 steps (half the loads and stores of radix-2). A
+/// scaled first layer runs alone.
+#[inline(always)]
+fn layers<Q: PackedField>(
+    block: &mut [Goldilocks],
+    width: usize,
+    lo: usize,
+    hi: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+) {
+    let (mut lo, mut hi) = (lo, hi);
+    if scale.is_some() && lo < hi {
+        let first = match flow {
+            Flow::Dif => {
+                hi -= 1;
+                hi
+            }
+            Flow::Dit => {
+                lo += 1;
+                lo - 1
+            }
+        };
+        layer::<Q>(block, width, first, twiddles, flow, scale);
+    }
+    while hi - lo >= 2 {
+        let inner = match flow {
+            Flow::Dif => {
+                hi -= 2;
+                hi
+            }
+            Flow::Dit => {
+                lo += 2;
+                lo - 2
+            }
+        };
+        radix4_layer::<Q>(block, width, inner, twiddles, flow);
+    }
+    if hi > lo {
+        layer::<Q>(block, width, lo, twiddles, flow, None);
+    }
+}
+
+/// The two layers with spans `2h` and `h = 2^log_h` as one radix-4 step over groups of
+/// `4h` rows: rows `t, t+h, t+2h, t+3h` are combined by the span-`2h` butterflies
+/// `(t, t+2h)`, `(t+h, t+3h)` and the span-`h` butterflies `(t, t+h)`, `(t+2h, t+3h)`.
+#[inline(always)]
+fn radix4_layer<Q: PackedField>(
+    block: &mut [Goldilocks],
+    width: usize,
+    log_h: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+) {
+    let h = 1usize << log_h;
+    let inner = &twiddles.level(log_h + 1)[..h];
+    let outer = &twiddles.level(log_h + 2)[..2 * h];
+    for quad in block.chunks_exact_mut(4 * h * width) {
+        let (x0, rest) = quad.split_at_mut(h * width);
+        let (x1, rest) = rest.split_at_mut(h * width);
+        let (x2, x3) = rest.split_at_mut(h * width);
+        if width == 1 {
+            radix4_runs::<Q>(flow, [x0, x1, x2, x3], &outer[..h], &outer[h..], inner);
+        } else {
+            for (t, (((r0, r1), r2), r3)) in x0
+                .chunks_exact_mut(width)
+                .zip(x1.chunks_exact_mut(width))
+                .zip(x2.chunks_exact_mut(width))
+                .zip(x3.chunks_exact_mut(width))
+                .enumerate()
+            {
+                radix4_rows::<Q>(
+                    flow,
+                    [r0, r1, r2, r3],
+                    outer[t],
+                    outer[t + h],
+                    inner[t],
+                    t == 0,
+                );
+            }
+        }
+    }
+}
+
+/// One radix-4 step on four vectors: `wa`, `wb` twiddle the span-`2h` pairs `(0, 2)`, `(1, 3)`;
+/// `wc` the span-`h` pairs `(0, 1)`, `(2, 3)`. With `trivial`, `wa = wc = 1`.
+#[inline(always)]
+fn radix4<Q: PackedField>(flow: Flow, x: [&mut Q; 4], wa: Q, wb: Q, wc: Q, trivial: bool) {
+    let [x0, x1, x2, x3] = x;
+    match flow {
+        Flow::Dif => {
+            if trivial {
+                butterfly_one(x0, x2);
+            } else {
+                butterfly(flow, x0, x2, wa);
+            }
+            butterfly(flow, x1, x3, wb);
+            if trivial {
+                butterfly_one(x0, x1);
+                butterfly_one(x2, x3);
+            } else {
+                butterfly(flow, x0, x1, wc);
+                butterfly(flow, x2, x3, wc);
+            }
+        }
+        Flow::Dit => {
+            if trivial {
+                butterfly_one(x0, x1);
+                butterfly_one(x2, x3);
+                butterfly_one(x0, x2);
+            } else {
+                butterfly(flow, x0, x1, wc);
+                butterfly(flow, x2, x3, wc);
+                butterfly(flow, x0, x2, wa);
+            }
+            butterfly(flow, x1, x3, wb);
+        }
+    }
+}
+
+/// Radix-4 steps on four rows (lanes across columns) with broadcast twiddles.
+#[inline(always)]
+fn radix4_rows<Q: PackedField>(
+    flow: Flow,
+    rows: [&mut [Goldilocks]; 4],
+    wa: Goldilocks,
+    wb: Goldilocks,
+    wc: Goldilocks,
+    trivial: bool,
+) {
+    let [r0, r1, r2, r3] = rows;
+    let (p0, s0) = Q::pack_slice_with_suffix_mut(r0);
+    let (p1, s1) = Q::pack_slice_with_suffix_mut(r1);
+    let (p2, s2) = Q::pack_slice_with_suffix_mut(r2);
+    let (p3, s3) = Q::pack_slice_with_suffix_mut(r3);
+    let (wa_p, wb_p, wc_p) = (Q::broadcast(wa), Q::broadcast(wb), Q::broadcast(wc));
+    for (((a, b), c), d) in p0.iter_mut().zip(p1).zip(p2).zip(p3) {
+        radix4(flow, [a, b, c, d], wa_p, wb_p, wc_p, trivial);
+    }
+    for (((a, b), c), d) in s0.iter_mut().zip(s1).zip(s2).zip(s3) {
+        radix4(flow, [a, b, c, d], wa, wb, wc, trivial);
+    }
+}
+
+/// Radix-4 steps on four runs of one column with consecutive twiddles.
+#[inline(always)]
+fn radix4_runs<Q: PackedField>(
+    flow: Flow,
+    runs: [&mut [Goldilocks]; 4],
+    wa: &[Goldilocks],
+    wb: &[Goldilocks],
+    wc: &[Goldilocks],
+) {
+    let [r0, r1, r2, r3] = runs;
+    let (p0, s0) = Q::pack_slice_with_suffix_mut(r0);
+    let (p1, s1) = Q::pack_slice_with_suffix_mut(r1);
+    let (p2, s2) = Q::pack_slice_with_suffix_mut(r2);
+    let (p3, s3) = Q::pack_slice_with_suffix_mut(r3);
+    let (wa_p, wa_s) = Q::pack_slice_with_suffix(wa);
+    let (wb_p, wb_s) = Q::pack_slice_with_suffix(wb);
+    let (wc_p, wc_s) = Q::pack_slice_with_suffix(wc);
+    for ((((((a, b), c), d), ta), tb), tc) in p0
+        .iter_mut()
+        .zip(p1)
+        .zip(p2)
+        .zip(p3)
+        .zip(wa_p)
+        .zip(wb_p)
+        .zip(wc_p)
+    {
+        radix4(flow, [a, b, c, d], *ta, *tb, *tc, false);
+    }
+    for ((((((a, b), c), d), ta), tb), tc) in s0
+        .iter_mut()
+        .zip(s1)
+        .zip(s2)
+        .zip(s3)
+        .zip(wa_s)
+        .zip(wb_s)
+        .zip(wc_s)
+    {
+        radix4(flow, [a, b, c, d], *ta, *tb, *tc, false);
+    }
+}
+
+/// One radix-2 layer with span `2^log_span` over a block of whole butterfly groups.
+#[inline(always)]
+fn layer<Q: PackedField>(
+    block: &mut [Goldilocks],
+    width: usize,
+    log_span: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+) {
+    let span = 1usize << log_span;
+    let table = &twiddles.level(log_span + 1)[..span];
+    if width == 1 {
+        for pair in block.chunks_exact_mut(2 * span) {
+            let (lo, hi) = pair.split_at_mut(span);
+            butterfly_runs::<Q>(flow, lo, hi, table, scale);
+        }
+    } else {
+        for pair in block.chunks_exact_mut(2 * span * width) {
+            let (lo, hi) = pair.split_at_mut(span * width);
+            for (t, (lo_row, hi_row)) in lo
+                .chunks_exact_mut(width)
+                .zip(hi.chunks_exact_mut(width))
+                .enumerate()
+            {
+                butterfly_rows::<Q>(flow, lo_row, hi_row, table[t], t == 0, scale);
+            }
+        }
+    }
+}
+
+/// Multiplies every element by `s`.
+#[inline(always)]
+pub(crate) fn scale_in_place<P: PackedField>(values: &mut [Goldilocks], s: Goldilocks) {
+    let (packed, suffix) = P::pack_slice_with_suffix_mut(values);
+    let s_p = P::broadcast(s);
+    for x in packed {
+        *x *= s_p;
+    }
+    for x in suffix {
+        *x *= s;
+    }
+}
+
+/// The layers with spans `1, 2, …, 2^(count−1)` (all `< WIDTH`) on each pair of vectors:
+/// `interleave(…, span)` moves the partners of each butterfly into the same lane of two
+/// vectors, the butterfly runs on whole vectors, and the same interleave moves them back.
+#[inline(always)]
+fn small_span_layers<Q: PackedField>(
+    block: &mut [Goldilocks],
+    count: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+) {
+    debug_assert!(Q::WIDTH > 1 && block.len() >= 2 * Q::WIDTH);
+    // Lane l of the first interleaved vector holds the element at offset l mod span within
+    // its butterfly group, so its twiddle is table[l mod span].
+    let twiddle_vectors: Vec<Q> = (0..count)
+        .map(|log_span| {
+            let table = twiddles.level(log_span + 1);
+            Q::from_fn(|lane| table[lane % (1 << log_span)])
+        })
+        .collect();
+    let scale_p = scale.map(Q::broadcast);
+    let first_layer = match flow {
+        Flow::Dif => count - 1,
+        Flow::Dit => 0,
+    };
+    for pair in Q::pack_slice_mut(block).chunks_exact_mut(2) {
+        let (mut a, mut b) = (pair[0], pair[1]);
+        for i in 0..count {
+            let log_span = layer_order(flow, count, i);
+            let (mut x, mut y) = a.interleave(b, 1 << log_span);
+            match scale_p {
+                Some(s) if log_span == first_layer => {
+                    butterfly_scaled(flow, &mut x, &mut y, twiddle_vectors[log_span] * s, s);
+                }
+                _ if log_span == 0 => butterfly_one(&mut x, &mut y),
+                _ => butterfly(flow, &mut x, &mut y, twiddle_vectors[log_span]),
+            }
+            (a, b) = x.interleave(y, 1 << log_span);
+        }
+        pair[0] = a;
+        pair[1] = b;
+    }
+}
+
+/// `r` consecutive layers over `2^r` stripes: `stripes[i]` holds `rows` consecutive rows
+/// starting at row `t0` of the i-th of `2^r` stripes of `unit` rows each (consecutive stripes
+/// are `unit` rows apart in the matrix). The layers are those with spans
+/// `unit, 2·unit, …, 2^(r−1)·unit`; a butterfly pairs the same row of stripes `i` and `i + d`.
+#[derive(Debug)]
+pub(crate) struct StripePass<'a> {
+    pub stripes: Vec<&'a mut [Goldilocks]>,
+    pub width: usize,
+    pub rows: usize,
+    pub t0: usize,
+    pub log_unit: usize,
+    pub twiddles: &'a Twiddles,
+    pub flow: Flow,
+    pub scale: Option<Goldilocks>,
+    /// Load the stripes from here first; stripe 0's run starts at row `row0` of the matrix.
+    pub source: Option<Source<'a>>,
+    pub row0: usize,
+}
+
+impl Kernel for StripePass<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(mut self) {
+        if let Some(source) = self.source {
+            let unit = 1usize << self.log_unit;
+            for (i, stripe) in self.stripes.iter_mut().enumerate() {
+                source.load_rows::<P>(stripe, self.width, self.row0 + i * unit);
+            }
+        }
+        let r = self.stripes.len().trailing_zeros() as usize;
+        // Stripe distances 2^lo … 2^(hi−1) remain; same pairing as `layers`.
+        let (mut lo, mut hi) = (0, r);
+        if self.scale.is_some() && r > 0 {
+            let first = match self.flow {
+                Flow::Dif => {
+                    hi -= 1;
+                    hi
+                }
+                Flow::Dit => {
+                    lo += 1;
+                    lo - 1
+                }
+            };
+            self.radix2::<P>(first, self.scale);
+        }
+        while hi - lo >= 2 {
+            let inner = match self.flow {
+                Flow::Dif => {
+                    hi -= 2;
+                    hi
+                }
+                Flow::Dit => {
+                    lo += 2;
+                    lo - 2
+                }
+            };
+            self.radix4::<P>(inner);
+        }
+        if hi > lo {
+            self.radix2::<P>(lo, None);
+        }
+    }
+}
+
+/// Four distinct stripes `i[0] < i[1] < i[2] < i[3]`, mutably.
+#[inline(always)]
+fn four_mut<'b>(stripes: &'b mut [&mut [Goldilocks]], i: [usize; 4]) -> [&'b mut [Goldilocks]; 4] {
+    let (a, rest) = stripes.split_at_mut(i[1]);
+    let (b, rest) = rest.split_at_mut(i[2] - i[1]);
+    let (c, d) = rest.split_at_mut(i[3] - i[2]);
+    [&mut *a[i[0]], &mut *b[0], &mut *c[0], &mut *d[0]]
+}
+
+impl StripePass<'_> {
+    /// The layer pairing stripes `2^log_d` apart (span `2^log_d · unit` rows).
+    #[inline(always)]
+    fn radix2<P: PackedField>(&mut self, log_d: usize, scale: Option<Goldilocks>) {
+        let d = 1usize << log_d;
+        let unit = 1usize << self.log_unit;
+        let width = self.width;
+        let table = self.twiddles.level(self.log_unit + log_d + 1);
+        for group in (0..self.stripes.len()).step_by(2 * d) {
+            for k in 0..d {
+                let (left, right) = self.stripes.split_at_mut(group + k + d);
+                let lo = &mut *left[group + k];
+                let hi = &mut *right[0];
+                // Row b of stripe (group + k) sits at offset k·unit + t0 + b of its
+                // butterfly group.
+                let t_base = k * unit + self.t0;
+                if width == 1 {
+                    let tws = &table[t_base..t_base + self.rows];
+                    butterfly_runs::<P>(self.flow, lo, hi, tws, scale);
+                } else {
+                    for (b, (lo_row, hi_row)) in lo
+                        .chunks_exact_mut(width)
+                        .zip(hi.chunks_exact_mut(width))
+                        .enumerate()
+                    {
+                        let t = t_base + b;
+                        butterfly_rows::<P>(self.flow, lo_row, hi_row, table[t], t == 0, scale);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The layers pairing stripes `2·2^log_d` and `2^log_d` apart, fused (see `radix4_layer`).
+    #[inline(always)]
+    fn radix4<P: PackedField>(&mut self, log_d: usize) {
+        let d = 1usize << log_d;
+        let unit = 1usize << self.log_unit;
+        let (width, rows, t0) = (self.width, self.rows, self.t0);
+        let inner = self.twiddles.level(self.log_unit + log_d + 1);
+        let outer = self.twiddles.level(self.log_unit + log_d + 2);
+        for group in (0..self.stripes.len()).step_by(4 * d) {
+            for k in 0..d {
+                let i = group + k;
+                let [x0, x1, x2, x3] =
+                    four_mut(&mut self.stripes, [i, i + d, i + 2 * d, i + 3 * d]);
+                let (ta, tb) = (k * unit + t0, (k + d) * unit + t0);
+                if width == 1 {
+                    radix4_runs::<P>(
+                        self.flow,
+                        [x0, x1, x2, x3],
+                        &outer[ta..ta + rows],
+                        &outer[tb..tb + rows],
+                        &inner[ta..ta + rows],
+                    );
+                } else {
+                    for (b, (((r0, r1), r2), r3)) in x0
+                        .chunks_exact_mut(width)
+                        .zip(x1.chunks_exact_mut(width))
+                        .zip(x2.chunks_exact_mut(width))
+                        .zip(x3.chunks_exact_mut(width))
+                        .enumerate()
+                    {
+                        radix4_rows::<P>(
+                            self.flow,
+                            [r0, r1, r2, r3],
+                            outer[ta + b],
+                            outer[tb + b],
+                            inner[ta + b],
+                            ta + b == 0,
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `dst[row j] = src[row j] · c·s^(j0 + j)` (or in place when `src` is `None`): the
+/// coefficient scaling of coset transforms.
+#[derive(Debug)]
+pub(crate) struct ScaleRows<'a> {
+    pub dst: &'a mut [Goldilocks],
+    pub src: Option<&'a [Goldilocks]>,
+    pub width: usize,
+    /// `c · s^(j0)`, the factor of the first row.
+    pub first: Goldilocks,
+    /// `s`.
+    pub ratio: Goldilocks,
+}
+
+impl Kernel for ScaleRows<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        if let Some(src) = self.src {
+            self.dst.copy_from_slice(src);
+        }
+        if self.width == 1 && self.dst.len() >= P::WIDTH {
+            // Lane l of the running factor holds c·s^(j0 + k·WIDTH + l).
+            let mut lane_factor = Goldilocks::ONE;
+            let factors_p = P::from_fn(|_| {
+                let f = self.first * lane_factor;
+                lane_factor *= self.ratio;
+                f
+            });
+            let step = P::broadcast(lane_factor); // s^WIDTH
+            let mut factor = factors_p;
+            let (packed, suffix) = P::pack_slice_with_suffix_mut(self.dst);
+            for x in packed.iter_mut() {
+                *x *= factor;
+                factor *= step;
+            }
+            let mut f = factor.as_slice()[0];
+            for x in suffix {
+                *x *= f;
+                f *= self.ratio;
+            }
+        } else {
+            let mut factor = self.first;
+            for row in self.dst.chunks_exact_mut(self.width) {
+                scale_in_place::<P>(row, factor);
+                factor *= self.ratio;
+            }
+        }
+    }
+}

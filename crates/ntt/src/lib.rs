@@ -1,0 +1,547 @@
+//! NTT and low-degree extension over Goldilocks, batched over the columns of a row-major
+//! matrix (the layout provers keep traces in).
+//!
+//! * [`Ntt::forward`] / [`Ntt::inverse`]: size `2^k` (`0 ≤ k ≤ 32`) transforms of every column,
+//!   in place, evaluations in natural or bit-reversed [`Order`].
+//! * [`Ntt::coset_forward`] / [`Ntt::coset_inverse`]: the same on a coset `shift · H`.
+//! * [`Ntt::coset_lde`]: interpolate each column on `H` and evaluate on `shift · H'`,
+//!   `|H'| = 2^added_bits · |H|` — the low-degree extension that feeds Merkle commitments
+//!   ([`Ntt::coset_lde_vec`] reuses the input's allocation, [`Ntt::coset_lde_into`] a
+//!   caller's buffer).
+//! * [`Ntt::bit_reverse_rows`]: the permutation itself.
+//! * [`Domain`]: Plonky3's roots (the default; results equal `p3-dft` 0.8 element for
+//!   element), plonky2's, Polygon zkProver's, or custom ones.
+//! * Columns of [`Goldilocks`] or [`aurum_goldilocks::Goldilocks2`] ([`NttElement`]).
+//!
+//! ```
+//! use aurum_goldilocks::Goldilocks;
+//! use aurum_ntt::{Ntt, Order};
+//!
+//! let ntt = Ntt::default(); // Plonky3 domain, runtime-selected SIMD backend
+//! let width = 3;
+//! let coeffs: Vec<Goldilocks> = (0..8 * width as u32).map(Goldilocks::from).collect();
+//! let mut values = coeffs.clone();
+//! ntt.forward(&mut values, width, Order::Natural)?;
+//! ntt.inverse(&mut values, width, Order::Natural)?;
+//! assert_eq!(values, coeffs);
+//!
+//! // Blow-up 2 onto the coset 7·H', rows in bit-reversed order as Merkle trees commit them.
+//! let lde = ntt.coset_lde(&coeffs, width, 1, ntt.domain().shift(), Order::BitReversed)?;
+//! assert_eq!(lde.len(), 2 * coeffs.len());
+//! # Ok::<(), aurum_ntt::NttError>(())
+//! ```
+//!
+//! # How it is fast
+//! Butterflies are packed (`aurum_goldilocks::PackedField`) and run through runtime
+//! dispatch, so a build without `RUSTFLAGS` uses AVX-512/AVX2/NEON; lanes run across columns
+//! for matrices and along the column (with `interleave` for the small spans) for single
+//! columns. Narrow matrices are transposed to columns first. Layers are grouped into passes
+//! that fit in L2 (see `schedule`) and spread over rayon; twiddles are computed once per
+//! domain and span and cached.
+
+mod bitrev;
+mod domain;
+mod element;
+mod error;
+mod kernels;
+mod narrow;
+mod schedule;
+mod twiddles;
+
+use aurum_goldilocks::{Backend, Goldilocks, selected_backend};
+use rayon::prelude::*;
+
+pub use crate::domain::{Domain, MAX_LOG_SIZE};
+pub use crate::element::NttElement;
+pub use crate::error::NttError;
+use crate::kernels::{Flow, Powers, Source};
+use crate::twiddles::twiddles;
+
+/// The order of a transform's evaluations (row `i` holds the evaluation at `ω^i` in natural
+/// order, at `ω^rev(i)` in bit-reversed order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Order {
+    /// Row `i` ↔ point `ω^i` (`shift·ω^i` on a coset).
+    #[default]
+    Natural,
+    /// Row `i` ↔ point `ω^rev(i)`, where `rev` reverses the `log2(height)` bits of `i`:
+    /// what radix-2 DIF produces without a permutation, and how Merkle commitments of
+    /// LDEs lay out their leaves.
+    BitReversed,
+}
+
+/// The smallest and largest LDE blow-ups: `2^1 … 2^4`.
+pub const ADDED_BITS: core::ops::RangeInclusive<usize> = 1..=4;
+
+/// An NTT engine: a [`Domain`] and the SIMD backend to run on. Cheap to create and clone;
+/// twiddles are cached process-wide.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ntt {
+    domain: Domain,
+    /// `None`: the process-wide selection (`AURUM_BACKEND` or the best this CPU has).
+    backend: Option<Backend>,
+}
+
+/// A validated matrix shape, in base-field elements.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    width: usize,
+    log_height: usize,
+}
+
+fn shape<E: NttElement>(len: usize, width: usize) -> Result<Shape, NttError> {
+    if width == 0 {
+        return Err(NttError::ZeroWidth);
+    }
+    if !len.is_multiple_of(width) {
+        return Err(NttError::LengthNotMultipleOfWidth { len, width });
+    }
+    let height = len / width;
+    if !height.is_power_of_two() {
+        return Err(NttError::HeightNotPowerOfTwo { height });
+    }
+    let log_height = height.trailing_zeros() as usize;
+    if log_height > MAX_LOG_SIZE {
+        return Err(NttError::TooLarge {
+            log_size: log_height,
+            max_log_size: MAX_LOG_SIZE,
+        });
+    }
+    let base_width = width
+        .checked_mul(E::DEGREE)
+        .ok_or(NttError::LengthNotMultipleOfWidth { len, width })?;
+    Ok(Shape {
+        width: base_width,
+        log_height,
+    })
+}
+
+impl Ntt {
+    /// An engine over `domain` on the process-wide backend.
+    #[must_use]
+    pub const fn new(domain: Domain) -> Ntt {
+        Ntt {
+            domain,
+            backend: None,
+        }
+    }
+
+    /// The Plonky3 domain (equal to `p3-dft` 0.8).
+    #[must_use]
+    pub const fn plonky3() -> Ntt {
+        Ntt::new(Domain::PLONKY3)
+    }
+
+    /// The plonky2 domain (equal to plonky2's `fft` / `lde_onto_coset`).
+    #[must_use]
+    pub const fn plonky2() -> Ntt {
+        Ntt::new(Domain::PLONKY2)
+    }
+
+    /// The same engine pinned to one backend (tests and benchmarks compare them).
+    pub fn with_backend(self, backend: Backend) -> Result<Ntt, NttError> {
+        if backend.is_supported() {
+            Ok(Ntt {
+                backend: Some(backend),
+                ..self
+            })
+        } else {
+            Err(NttError::Backend(
+                aurum_goldilocks::BackendError::Unsupported(backend),
+            ))
+        }
+    }
+
+    /// The domain.
+    #[must_use]
+    pub const fn domain(&self) -> Domain {
+        self.domain
+    }
+
+    /// The backend kernels run on (errors if `AURUM_BACKEND` is invalid).
+    pub fn backend(&self) -> Result<Backend, NttError> {
+        match self.backend {
+            Some(b) => Ok(b),
+            None => Ok(selected_backend()?),
+        }
+    }
+
+    /// Forward NTT of every column, in place: row `j` holds the coefficient of `x^j`
+    /// (natural order); afterwards the rows are the evaluations on `H = ⟨ω⟩`,
+    /// `|H| = height`, in `output` order. Equals `p3-dft`'s `dft_batch` on [`Domain::PLONKY3`].
+    pub fn forward<E: NttElement>(
+        &self,
+        values: &mut [E],
+        width: usize,
+        output: Order,
+    ) -> Result<(), NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        let backend = self.backend()?;
+        self.forward_base(E::as_base_mut(values), shape, output, backend, None);
+        Ok(())
+    }
+
+    /// Inverse NTT of every column, in place: the rows are evaluations on `H` in `input`
+    /// order; afterwards row `j` holds the coefficient of `x^j`. Undoes [`Ntt::forward`].
+    pub fn inverse<E: NttElement>(
+        &self,
+        values: &mut [E],
+        width: usize,
+        input: Order,
+    ) -> Result<(), NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        let backend = self.backend()?;
+        let inv_n = Goldilocks::ONE.div_2exp(shape.log_height as u64);
+        self.inverse_base(E::as_base_mut(values), shape, input, Some(inv_n), backend);
+        Ok(())
+    }
+
+    /// Forward NTT onto the coset `shift · H`: coefficients in natural order in, evaluations
+    /// at `shift·ω^i` in `output` order out.
+    pub fn coset_forward<E: NttElement>(
+        &self,
+        values: &mut [E],
+        width: usize,
+        shift: Goldilocks,
+        output: Order,
+    ) -> Result<(), NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        if shift.is_zero() {
+            return Err(NttError::ZeroShift);
+        }
+        let backend = self.backend()?;
+        // p(shift·x) has coefficients c_j·shift^j: scaled by the first pass of the DIF.
+        let powers = Powers::new(Goldilocks::ONE, shift, shape.log_height);
+        let source = Source {
+            src: None,
+            powers: &powers,
+        };
+        self.forward_base(E::as_base_mut(values), shape, output, backend, Some(source));
+        Ok(())
+    }
+
+    /// Inverse of [`Ntt::coset_forward`]: evaluations on `shift · H` in `input` order in,
+    /// coefficients in natural order out.
+    pub fn coset_inverse<E: NttElement>(
+        &self,
+        values: &mut [E],
+        width: usize,
+        shift: Goldilocks,
+        input: Order,
+    ) -> Result<(), NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        let shift_inv = shift.try_inverse().ok_or(NttError::ZeroShift)?;
+        let backend = self.backend()?;
+        let base = E::as_base_mut(values);
+        self.inverse_base(base, shape, input, None, backend);
+        // Coefficient j of p(shift·x) is c_j·shift^j; undo it together with the 1/n.
+        let inv_n = Goldilocks::ONE.div_2exp(shape.log_height as u64);
+        schedule::scale_rows(base, None, shape.width, inv_n, shift_inv, backend);
+        Ok(())
+    }
+
+    /// Low-degree extension: each column holds the evaluations of a polynomial on `H`
+    /// (natural order, `|H| = height`); returns its evaluations on `shift · H'`,
+    /// `|H'| = 2^added_bits · |H|`, in `output` order, as a new `height << added_bits` row
+    /// matrix. Equals `p3-dft`'s `coset_lde_batch` on [`Domain::PLONKY3`] and plonky2's
+    /// `lde_onto_coset` on [`Domain::PLONKY2`] (with that domain's shift).
+    pub fn coset_lde<E: NttElement>(
+        &self,
+        values: &[E],
+        width: usize,
+        added_bits: usize,
+        shift: Goldilocks,
+        output: Order,
+    ) -> Result<Vec<E>, NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        check_lde(shape, added_bits)?;
+        if shift.is_zero() {
+            return Err(NttError::ZeroShift);
+        }
+        let backend = self.backend()?;
+        // Written in parallel: the first touch of fresh pages (faults, kernel zeroing) is a
+        // large part of an LDE's cost and should not run on one thread.
+        let mut out = Vec::with_capacity(values.len() << added_bits);
+        out.par_extend(values.par_iter().copied());
+        out.par_extend(rayon::iter::repeat_n(
+            E::default(),
+            values.len() * ((1 << added_bits) - 1),
+        ));
+        self.lde_base(
+            E::as_base_mut(&mut out),
+            shape,
+            added_bits,
+            shift,
+            output,
+            backend,
+        );
+        Ok(out)
+    }
+
+    /// [`Ntt::coset_lde`] consuming the input and reusing its allocation for the output (as
+    /// `p3-dft`'s `coset_lde_batch` does): growing it keeps the pages already touched, so only
+    /// the new part of the output is fresh memory.
+    pub fn coset_lde_vec<E: NttElement>(
+        &self,
+        mut values: Vec<E>,
+        width: usize,
+        added_bits: usize,
+        shift: Goldilocks,
+        output: Order,
+    ) -> Result<Vec<E>, NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        check_lde(shape, added_bits)?;
+        if shift.is_zero() {
+            return Err(NttError::ZeroShift);
+        }
+        let backend = self.backend()?;
+        let extra = values.len() * ((1 << added_bits) - 1);
+        values.reserve_exact(extra);
+        values.par_extend(rayon::iter::repeat_n(E::default(), extra));
+        self.lde_base(
+            E::as_base_mut(&mut values),
+            shape,
+            added_bits,
+            shift,
+            output,
+            backend,
+        );
+        Ok(values)
+    }
+
+    /// [`Ntt::coset_lde`] into a caller-provided buffer of exactly `values.len() << added_bits`
+    /// elements (no allocation besides twiddles).
+    pub fn coset_lde_into<E: NttElement>(
+        &self,
+        values: &[E],
+        width: usize,
+        added_bits: usize,
+        shift: Goldilocks,
+        out: &mut [E],
+        output: Order,
+    ) -> Result<(), NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        check_lde(shape, added_bits)?;
+        let expected = values.len() << added_bits;
+        if out.len() != expected {
+            return Err(NttError::OutputLength {
+                expected,
+                found: out.len(),
+            });
+        }
+        if shift.is_zero() {
+            return Err(NttError::ZeroShift);
+        }
+        let backend = self.backend()?;
+        out[..values.len()]
+            .par_iter_mut()
+            .zip(values.par_iter())
+            .for_each(|(o, v)| *o = *v);
+        self.lde_base(
+            E::as_base_mut(out),
+            shape,
+            added_bits,
+            shift,
+            output,
+            backend,
+        );
+        Ok(())
+    }
+
+    /// Permutes the rows of a matrix (height a power of two) into bit-reversed order; an
+    /// involution.
+    pub fn bit_reverse_rows<E: NttElement>(
+        &self,
+        values: &mut [E],
+        width: usize,
+    ) -> Result<(), NttError> {
+        let shape = shape::<E>(values.len(), width)?;
+        bitrev::bit_reverse_rows(E::as_base_mut(values), shape.width, shape.log_height);
+        Ok(())
+    }
+
+    fn forward_base(
+        &self,
+        values: &mut [Goldilocks],
+        shape: Shape,
+        output: Order,
+        backend: Backend,
+        source: Option<Source<'_>>,
+    ) {
+        let tw = twiddles(self.domain.generator(), false, shape.log_height);
+        narrow::transform(
+            values,
+            shape.width,
+            shape.log_height,
+            &tw,
+            Flow::Dif,
+            None,
+            backend,
+            source,
+        );
+        if output == Order::Natural {
+            bitrev::bit_reverse_rows(values, shape.width, shape.log_height);
+        }
+    }
+
+    fn inverse_base(
+        &self,
+        values: &mut [Goldilocks],
+        shape: Shape,
+        input: Order,
+        scale: Option<Goldilocks>,
+        backend: Backend,
+    ) {
+        let tw = twiddles(self.domain.generator(), true, shape.log_height);
+        match input {
+            Order::BitReversed => narrow::transform(
+                values,
+                shape.width,
+                shape.log_height,
+                &tw,
+                Flow::Dit,
+                scale,
+                backend,
+                None,
+            ),
+            Order::Natural => {
+                narrow::transform(
+                    values,
+                    shape.width,
+                    shape.log_height,
+                    &tw,
+                    Flow::Dif,
+                    scale,
+                    backend,
+                    None,
+                );
+                bitrev::bit_reverse_rows(values, shape.width, shape.log_height);
+            }
+        }
+    }
+
+    /// The LDE on base-field columns, in place: `out` holds the input evaluations in its first
+    /// `1/2^added_bits`.
+    ///
+    /// The `2^added_bits · n` points of `shift·H'` split into `2^added_bits` cosets of `H`:
+    /// point `i + 2^a·m` is `shift·g^i·ω^m` (`g` generates `H'`, `ω = g^(2^a)`). In bit-reversed
+    /// order, coset `i`'s evaluations (themselves bit-reversed) fill the contiguous block
+    /// `rev_a(i)`. So: interpolate once, then for each block run a size-`n` DIF whose first
+    /// pass reads the coefficients scaled by powers of that coset's shift: no zero padding is
+    /// transformed, no separate scaling pass runs, and the output needs no permutation unless
+    /// natural order is asked for.
+    fn lde_base(
+        &self,
+        out: &mut [Goldilocks],
+        shape: Shape,
+        added_bits: usize,
+        shift: Goldilocks,
+        output: Order,
+        backend: Backend,
+    ) {
+        let (width, log_n) = (shape.width, shape.log_height);
+        let block_len = out.len() >> added_bits;
+        let (others, coeffs) = out.split_at_mut(out.len() - block_len);
+        // Interpolate into the last block: the bit-reversing copy (parallel, line-sized
+        // gathers) lets the DIT flow produce natural-order coefficients with no in-place
+        // permutation; the 1/n joins the coset scaling below.
+        bitrev::gather_bit_reversed(&others[..block_len], coeffs, width, log_n);
+        self.inverse_base(coeffs, shape, Order::BitReversed, None, backend);
+        let g = self
+            .domain
+            .root_of_unity(log_n + added_bits)
+            .expect("checked by check_lde");
+        let inv_n = Goldilocks::ONE.div_2exp(log_n as u64);
+        let coset_shift =
+            |block: usize| shift * g.exp_u64(bitrev::reverse_bits(block, added_bits) as u64);
+        let tw = twiddles(self.domain.generator(), false, log_n);
+        for (k, block) in others.chunks_exact_mut(block_len).enumerate() {
+            let powers = Powers::new(inv_n, coset_shift(k), log_n);
+            let source = Source {
+                src: Some(coeffs),
+                powers: &powers,
+            };
+            narrow::transform(
+                block,
+                width,
+                log_n,
+                &tw,
+                Flow::Dif,
+                None,
+                backend,
+                Some(source),
+            );
+        }
+        // The last block holds the coefficients: scaled in place by its first pass, last.
+        let last = (1 << added_bits) - 1;
+        let powers = Powers::new(inv_n, coset_shift(last), log_n);
+        let in_place = Source {
+            src: None,
+            powers: &powers,
+        };
+        narrow::transform(
+            coeffs,
+            width,
+            log_n,
+            &tw,
+            Flow::Dif,
+            None,
+            backend,
+            Some(in_place),
+        );
+        if output == Order::Natural {
+            bitrev::bit_reverse_rows(out, width, log_n + added_bits);
+        }
+    }
+}
+
+fn check_lde(shape: Shape, added_bits: usize) -> Result<(), NttError> {
+    if !ADDED_BITS.contains(&added_bits) {
+        return Err(NttError::AddedBits { added_bits });
+    }
+    let log_size = shape.log_height + added_bits;
+    if log_size > MAX_LOG_SIZE {
+        return Err(NttError::TooLarge {
+            log_size,
+            max_log_size: MAX_LOG_SIZE,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The size limits, which no test can reach with real buffers (2^33 rows).
+    #[test]
+    fn sizes_beyond_two_to_the_32_are_refused() {
+        assert!(matches!(
+            shape::<Goldilocks>(1 << 33, 1),
+            Err(NttError::TooLarge {
+                log_size: 33,
+                max_log_size: 32
+            })
+        ));
+        assert!(shape::<Goldilocks>(1 << 32, 1).is_ok());
+        let big = Shape {
+            width: 1,
+            log_height: 30,
+        };
+        assert!(check_lde(big, 2).is_ok());
+        assert_eq!(
+            check_lde(big, 3),
+            Err(NttError::TooLarge {
+                log_size: 33,
+                max_log_size: 32
+            })
+        );
+        assert_eq!(
+            shape::<aurum_goldilocks::Goldilocks2>(usize::MAX, usize::MAX).unwrap_err(),
+            NttError::LengthNotMultipleOfWidth {
+                len: usize::MAX,
+                width: usize::MAX
+            }
+        );
+    }
+}

@@ -34,9 +34,9 @@
 //!
 //! | | aurum | plonky2 1.1 (same run) |
 //! |---|---|---|
-//! | latency, one state (scalar) | 1.25 µs | 1.11 µs |
-//! | throughput, AVX-512 (B = 4) | 0.55 µs/state | 1.12 µs/state (scalar; its x86 SIMD path is off) |
-//! | throughput, AVX2 / scalar | 1.18 / 1.17 µs/state | |
+//! | latency, one state (scalar) | 1.23 µs | 1.15 µs |
+//! | throughput, AVX-512 (B = 4) | 0.47 µs/state | 1.17 µs/state (scalar; its x86 SIMD path is off) |
+//! | throughput, AVX2 / scalar (B = 4) | 1.04 / 1.20 µs/state | |
 //!
 //! What mattered: no closures or recursion in the hot path (they are compiled without the
 //! backend's target features: 100× slower), MDS rows over the unrotated state with constant
@@ -134,14 +134,13 @@ struct BatchTable {
 
 impl BatchTable {
     /// Measured with `benches/poseidon.rs` (`poseidon/packed/aurum-<backend>-b<B>`, ns per
-    /// state) on a shared Zen 4, no RUSTFLAGS: scalar 1234 / 1234 / 1166 for B = 1/2/4,
-    /// AVX2 1273 / 1176 / 1186, AVX-512 581 / 559 / 549. The differences are a few percent
-    /// (the wide backends are throughput-bound already at B = 1), so these are tie-breaks.
-    /// NEON: B = 2 from the batched-permute study in `shared/seeds/001` (B = 2 best on a
-    /// Pi 5, B = 4 loses to it), since qemu timings say nothing about Arm cores.
+    /// state) on a shared Zen 4, no RUSTFLAGS: scalar 1227 / 1262 / 1197 for B = 1/2/4,
+    /// AVX2 1097 / 1079 / 1041, AVX-512 528 / 480 / 468. NEON: B = 2 from the batched-permute
+    /// study in `shared/seeds/001` (B = 2 best on a Pi 5, B = 4 loses to it), since qemu
+    /// timings say nothing about Arm cores.
     fn measured() -> Self {
         Self {
-            per_backend: [4, 2, 4, 2],
+            per_backend: [4, 4, 4, 2],
         }
     }
 

@@ -467,6 +467,26 @@ fn gcd_factor(f: i64) -> Goldilocks {
     }
 }
 
+/// `Σ x·c` over the pairs with one reduction: the low and high 64-bit halves of the 128-bit
+/// products are summed in two `u128`s (an `add`/`adc` pair each, no carry tracking that LLVM
+/// could turn into compare chains), then `lo + hi·2^64` is reduced. Fewer than 2^32 terms.
+#[inline(always)]
+pub(crate) fn linear_combination_u160(
+    terms: impl Iterator<Item = (Goldilocks, Goldilocks)>,
+) -> Goldilocks {
+    let mut lo = 0u128;
+    let mut hi = 0u128;
+    for (x, c) in terms {
+        let prod = u128::from(x.value) * u128::from(c.value);
+        lo += u128::from(prod as u64);
+        hi += prod >> 64;
+    }
+    // lo + hi·2^64 = sum + top·2^128 with sum < 2^128, and 2^128 ≡ −2^32 (mod p).
+    let (sum, carry) = lo.overflowing_add(hi << 64);
+    let top = (hi >> 64) as u64 + u64::from(carry);
+    Goldilocks::from_raw(reduce128(sum)) - Goldilocks::from_raw(top << 32)
+}
+
 /// `x mod p` for any `u64`.
 #[inline(always)]
 pub(crate) const fn canonicalize(x: u64) -> u64 {

@@ -163,6 +163,40 @@ pub unsafe trait PackedField:
     /// Panics unless `block_len` is a power of two no larger than `WIDTH`.
     fn interleave(self, other: Self, block_len: usize) -> (Self, Self);
 
+    /// `Σ_k xs[k]·cs[k]` per lane, for small coefficients: **`Σ_k cs[k]` must be below
+    /// `2^31`** (e.g. the entries of a Poseidon MDS row). The products are accumulated
+    /// unreduced and reduced once: on AVX2/AVX-512 each term is two 32×32-bit multiplies and
+    /// two additions (low and high halves of `x`), instead of a `mul_small` and a field
+    /// addition.
+    ///
+    /// The default is exact for any coefficients (lane by lane, in `u128`); SIMD overrides
+    /// rely on the bound, which is checked in debug builds.
+    #[inline(always)]
+    fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &[u32; N]) -> Self {
+        Self::from_fn(|lane| {
+            let mut acc = 0u128;
+            for (x, &c) in xs.iter().zip(cs) {
+                acc += u128::from(x.as_slice()[lane].raw()) * u128::from(c);
+            }
+            Goldilocks::from_u128(acc)
+        })
+    }
+
+    /// `Σ_k xs[k]·cs[k]` per lane for arbitrary field coefficients (a row of a dense matrix
+    /// times a vector), with the reduction deferred where the backend can do it cheaply.
+    ///
+    /// The default works lane by lane on machine integers, accumulating the 128-bit products
+    /// in 160 bits and reducing once (the fastest form for the scalar and NEON backends,
+    /// whose multiplications are scalar `mul`/`umulh`); AVX2/AVX-512 override it with packed
+    /// multiplications and a tree of additions.
+    #[inline(always)]
+    fn linear_combination<const N: usize>(xs: &[Self; N], cs: &[Goldilocks; N]) -> Self {
+        Self::from_fn(|lane| {
+            let terms = xs.iter().zip(cs).map(|(x, c)| (x.as_slice()[lane], *c));
+            crate::field::linear_combination_u160(terms)
+        })
+    }
+
     /// `Σ values` per lane, reducing once at the end instead of after every addition (the
     /// SIMD backends count carries and fold them in with one multiplication).
     #[inline(always)]

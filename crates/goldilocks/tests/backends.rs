@@ -324,6 +324,68 @@ fn check_bulk_kernels(backend: Backend, a: &[Goldilocks], b: &[Goldilocks], c: G
     true
 }
 
+/// `linear_combination` and `linear_combination_small` over 12 vectors of 8 lanes.
+struct LinearCombinations {
+    xs: [[Goldilocks; 8]; 12],
+    cs: [Goldilocks; 12],
+    small: [u32; 12],
+}
+
+impl Kernel for LinearCombinations {
+    type Output = ([Goldilocks; 8], [Goldilocks; 8]);
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) -> Self::Output {
+        let mut full = [Goldilocks::ZERO; 8];
+        let mut small = [Goldilocks::ZERO; 8];
+        for start in (0..8).step_by(P::WIDTH) {
+            let xs: [P; 12] =
+                core::array::from_fn(|k| P::load(&self.xs[k][start..start + P::WIDTH]));
+            P::linear_combination(&xs, &self.cs).store(&mut full[start..start + P::WIDTH]);
+            P::linear_combination_small(&xs, &self.small)
+                .store(&mut small[start..start + P::WIDTH]);
+        }
+        (full, small)
+    }
+}
+
+/// Checks both linear combinations of one backend lane by lane; `false` if unsupported.
+fn check_linear_combinations(
+    backend: Backend,
+    xs: [[Goldilocks; 8]; 12],
+    cs: [Goldilocks; 12],
+    small: [u32; 12],
+) -> bool {
+    let Ok((full, got_small)) = dispatch_on(backend, LinearCombinations { xs, cs, small }) else {
+        return false;
+    };
+    for lane in 0..8 {
+        let expected: Goldilocks = (0..12).map(|k| xs[k][lane] * cs[k]).sum();
+        assert_eq!(
+            full[lane], expected,
+            "{backend}: linear_combination lane {lane}"
+        );
+        let expected: Goldilocks = (0..12)
+            .map(|k| xs[k][lane] * Goldilocks::from(small[k]))
+            .sum();
+        assert_eq!(
+            got_small[lane], expected,
+            "{backend}: linear_combination_small lane {lane} {small:?}"
+        );
+    }
+    true
+}
+
+/// Small coefficients whose sum stays below 2^31 (the contract of
+/// `linear_combination_small`), biased towards the largest allowed.
+fn small_coefficients() -> impl Strategy<Value = [u32; 12]> {
+    prop_oneof![
+        proptest::array::uniform12(0u32..64),
+        proptest::array::uniform12(0u32..(1 << 31) / 12),
+        Just([(1u32 << 31) / 12 - 1; 12]),
+    ]
+}
+
 /// Reports (once per backend) that a backend's tests were skipped on this machine.
 fn skipped(backend: Backend) {
     use std::sync::Mutex;
@@ -348,6 +410,17 @@ macro_rules! backend_suite {
                 #[test]
                 fn every_op_matches_scalar(a in lanes8(), b in lanes8(), small in any::<u32>(), exp in 0u64..400) {
                     if !check_all_ops($backend, a, b, small, exp) {
+                        skipped($backend);
+                    }
+                }
+
+                #[test]
+                fn linear_combinations_match_scalar(
+                    xs in proptest::array::uniform12(lanes8()),
+                    cs in proptest::array::uniform12(element()),
+                    small in small_coefficients(),
+                ) {
+                    if !check_linear_combinations($backend, xs, cs, small) {
                         skipped($backend);
                     }
                 }
@@ -380,6 +453,20 @@ macro_rules! backend_suite {
                             skipped($backend);
                             return;
                         }
+                    }
+                }
+            }
+
+            #[test]
+            fn linear_combinations_of_extremes() {
+                // All-maximal lanes and coefficients: the largest sums either accumulator sees.
+                for &x in &[u64::MAX, P, P - 1, 1 << 63, 0xFFFF_FFFF_0000_0000] {
+                    let xs = [[Goldilocks::from_u64(x); 8]; 12];
+                    let cs = [Goldilocks::from_u64(u64::MAX); 12];
+                    let small = [(1u32 << 31) / 12 - 1; 12];
+                    if !check_linear_combinations($backend, xs, cs, small) {
+                        skipped($backend);
+                        return;
                     }
                 }
             }

@@ -266,7 +266,7 @@ pub fn hash_rows<H: Hasher<OUT>, const OUT: usize>(
 ) -> Result<(), LengthError> {
     expect_len(
         "hash_rows: data (rows × row_len)",
-        digests.len() * row_len,
+        digests.len().saturating_mul(row_len),
         data.len(),
     )?;
     if digests.len() < PARALLEL_ROWS || row_len == 0 {

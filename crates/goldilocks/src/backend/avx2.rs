@@ -127,6 +127,23 @@ unsafe impl PackedField for PackedAvx2 {
     }
 
     #[inline(always)]
+    fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &[u32; N]) -> Self {
+        debug_assert!(cs.iter().map(|&c| u64::from(c)).sum::<u64>() < 1 << 31);
+        Self::from_vector(linear_combination_small(xs, cs))
+    }
+
+    #[inline(always)]
+    fn linear_combination<const N: usize>(xs: &[Self; N], cs: &[Goldilocks; N]) -> Self {
+        // Multiplications with per-term reduction, then one carry-counting sum: without carry
+        // flags, deferring the reduction of the 128-bit products costs as much as doing it.
+        let mut terms = [Self::ZERO; N];
+        for ((t, x), c) in terms.iter_mut().zip(xs).zip(cs) {
+            *t = *x * *c;
+        }
+        Self::sum_deferred(&terms)
+    }
+
+    #[inline(always)]
     fn mul_2exp(self, exp: u64) -> Self {
         // 2^96 ≡ −1 and 2^64 ≡ 2^32 − 1: bring the exponent below 64, then shift.
         let mut exp = exp % 192;
@@ -395,5 +412,33 @@ fn mul_small(x: __m256i, c: u32) -> __m256i {
             _mm256_srli_epi64::<32>(carry),
         );
         shift(add_no_double_overflow_s(fold, lo_s))
+    }
+}
+
+/// `Σ xs[k]·cs[k]` with `Σ cs < 2^31`: the low and high 32-bit halves of every `x` are
+/// multiplied by `c` and summed separately (neither sum can overflow 64 bits), then the
+/// total `lo + hi·2^32 < 2^96` is reduced once.
+#[inline(always)]
+fn linear_combination_small<const N: usize>(xs: &[PackedAvx2; N], cs: &[u32; N]) -> __m256i {
+    // SAFETY: see the module docs (only reachable on AVX2 CPUs).
+    unsafe {
+        let mut lo = _mm256_setzero_si256();
+        let mut hi = _mm256_setzero_si256();
+        for (x, &c) in xs.iter().zip(cs) {
+            let x = x.to_vector();
+            let c = set1(u64::from(c));
+            lo = _mm256_add_epi64(lo, _mm256_mul_epu32(x, c));
+            hi = _mm256_add_epi64(hi, _mm256_mul_epu32(_mm256_srli_epi64::<32>(x), c));
+        }
+        // lo + hi·2^32 = (hi >> 32)·2^64 + (lo + (hi << 32)), the inner sum with a carry.
+        let t = _mm256_add_epi64(lo, _mm256_slli_epi64::<32>(hi));
+        let t_s = shift(t);
+        let carry = _mm256_cmpgt_epi64(shift(lo), t_s);
+        // top < 2^31, so top + carry < 2^32 and its EPSILON multiple is below 2^64 − 2^33.
+        let top = _mm256_sub_epi64(_mm256_srli_epi64::<32>(hi), carry);
+        shift(add_no_double_overflow_s(
+            _mm256_mul_epu32(top, set1(EPSILON)),
+            t_s,
+        ))
     }
 }

@@ -43,6 +43,18 @@ unsafe impl PackedField for Goldilocks {
     }
 
     #[inline(always)]
+    fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &[u32; N]) -> Self {
+        debug_assert!(cs.iter().map(|&c| u64::from(c)).sum::<u64>() < 1 << 31);
+        let mut acc = 0u128;
+        for (x, &c) in xs.iter().zip(cs) {
+            acc += u128::from(x.raw()) * u128::from(c);
+        }
+        // acc < 2^64 · Σc < 2^95: the high word is below 2^31, and 2^64 ≡ EPSILON.
+        let (lo, hi) = (acc as u64, (acc >> 64) as u64);
+        Goldilocks::from_raw(add_then_fold_carry(lo, hi * EPSILON))
+    }
+
+    #[inline(always)]
     fn sum_deferred(values: &[Self]) -> Self {
         values.iter().copied().sum()
     }
@@ -60,7 +72,12 @@ unsafe impl PackedField for Goldilocks {
 
     #[inline(always)]
     fn exp7(self) -> Self {
-        Goldilocks::exp7(self)
+        // The runtime multiplication (rare fix-ups as branches), not the `const fn` chain:
+        // the S-box sits on the critical path of Poseidon's partial rounds.
+        let x2 = self * self;
+        let x3 = x2 * self;
+        let x4 = x2 * x2;
+        x3 * x4
     }
 
     #[inline(always)]

@@ -1,0 +1,309 @@
+//! Poseidon over Goldilocks, bit-exact with plonky2, Polygon's zkProver / pil-stark and
+//! eigen's starky (they all commit with the same instance), packed on every backend of
+//! `aurum-goldilocks`, with batched interleaved permutes and both families' hash modes.
+//!
+//! # The instance
+//!
+//! Width 12 (rate 8, capacity 4), S-box `x^7`, 4 full + 22 partial + 4 full rounds:
+//!
+//! ```text
+//! for r in 0..30:
+//!     state += RC[12r .. 12r + 12]
+//!     S-box on all 12 words if r < 4 or r ≥ 26, else on state[0] only
+//!     state = MDS · state      // out[i] = Σ_k state[(k+i) mod 12]·CIRC[k] + 8·state[0]·[i = 0]
+//! ```
+//!
+//! with `CIRC = [17, 15, 41, 16, 2, 28, 13, 13, 39, 18, 34, 20]` and plonky2's 360 round
+//! constants, carried as data (see [`constants`] for why they are not regenerated).
+//! [`reference::permute`] computes exactly this.
+//!
+//! # The fast permutation
+//!
+//! * Full rounds: the MDS product uses the small coefficients — per output, a
+//!   [`PackedField::linear_combination_small`] (products of 32-bit halves summed unreduced,
+//!   one reduction), instead of 12 field multiplications.
+//! * Partial rounds: the sparse decomposition of the Poseidon paper (appendix B), derived in
+//!   this crate from the round constants and the MDS matrix ([`FastConstants`], computed once
+//!   per process): one scalar constant and an S-box on `state[0]`, then a new `state[0]` from a
+//!   12-term row and `state[i] += ŵ_i·state[0]`. The dense matrix this leaves in front of the
+//!   partial rounds is folded into the last initial full round.
+//! * Batching: [`Permutation::permute_batch`] runs `B ∈ {1, 2, 4}` packed states with their
+//!   rounds interleaved in one scope; bulk calls pick `B` per backend from a measured table.
+//!
+//! # Performance (shared Zen 4, single thread, noisy; `benches/poseidon.rs`, `oracles/plonky2`)
+//!
+//! | | aurum | plonky2 1.1 (same run) |
+//! |---|---|---|
+//! | latency, one state (scalar) | 1.23 µs | 1.15 µs |
+//! | throughput, AVX-512 (B = 4) | 0.47 µs/state | 1.17 µs/state (scalar; its x86 SIMD path is off) |
+//! | throughput, AVX2 / scalar (B = 4) | 1.04 / 1.20 µs/state | |
+//!
+//! What mattered: no closures or recursion in the hot path (they are compiled without the
+//! backend's target features: 100× slower), MDS rows over the unrotated state with constant
+//! coefficient rows, forced unrolling of the 12/11-word loops, and permuting a local copy of
+//! the states (scalar latency 2.0 → 1.25 µs). The MDS is ~25 % of the scalar time: a
+//! Karatsuba/FFT circulant product is the next step for latency.
+//!
+//! A single-state SIMD path (one state across lanes, as Polygon's AVX2 code has) was
+//! considered and not built: the scalar permutation is throughput-bound, not latency-bound
+//! (removing the partial rounds' S-boxes — their critical path — changes its time by < 1 %),
+//! so spreading one state over lanes would only pay in the full rounds, at the price of
+//! cross-lane shuffles in every MDS and of vector-latency multiplications on the partial
+//! rounds' chain.
+//!
+//! # Hash modes
+//!
+//! See [`hash`]: plonky2's `hash_no_pad`, `hash_or_noop` and `two_to_one`, and Polygon's
+//! `linear_hash`, each scalar, packed/batched and bulk (runtime-dispatched, parallel).
+//!
+//! ```
+//! use aurum_goldilocks::Goldilocks;
+//! use aurum_poseidon::Poseidon;
+//! use aurum_symmetric::Permutation;
+//!
+//! let perm = Poseidon::new();
+//! let out = perm.permuted([Goldilocks::ZERO; 12]);
+//! assert_eq!(out[0].as_canonical_u64(), 0x3c18a9786cb0b359);
+//! ```
+
+pub mod constants;
+mod fast;
+pub mod hash;
+pub mod reference;
+
+use aurum_goldilocks::{Backend, Goldilocks, PackedField};
+use aurum_symmetric::Permutation;
+
+use constants::{HALF_FULL_ROUNDS, PARTIAL_ROUNDS, WIDTH};
+pub use fast::FastConstants;
+pub use hash::{Digest, HashMode, HashNoPad, HashOrNoop, LinearHash, TwoToOne, hash_many};
+
+/// The Poseidon permutation of plonky2 / Polygon zkProver (width 12).
+#[derive(Clone, Copy, Debug)]
+pub struct Poseidon {
+    constants: &'static FastConstants,
+    batch: BatchTable,
+}
+
+impl Default for Poseidon {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Poseidon {
+    /// The permutation. Its derived constants are computed on first use in the process and
+    /// shared, so this is cheap.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            constants: FastConstants::get(),
+            batch: BatchTable::measured(),
+        }
+    }
+
+    /// The derived constants the fast permutation runs on.
+    #[must_use]
+    pub fn fast_constants(&self) -> &'static FastConstants {
+        self.constants
+    }
+
+    /// Overrides the batch size bulk calls use on every backend (benchmarks compare them).
+    ///
+    /// # Panics
+    /// Panics unless `batch` is 1, 2 or 4.
+    #[must_use]
+    pub fn with_batch_size(mut self, batch: usize) -> Self {
+        assert!(
+            aurum_symmetric::BATCH_SIZES.contains(&batch),
+            "batch size must be 1, 2 or 4"
+        );
+        self.batch = BatchTable {
+            per_backend: [batch; 4],
+        };
+        self
+    }
+}
+
+/// The batch size per backend for bulk work.
+#[derive(Clone, Copy, Debug)]
+struct BatchTable {
+    /// Indexed like `Backend::ALL`: scalar, avx2, avx512, neon.
+    per_backend: [usize; 4],
+}
+
+impl BatchTable {
+    /// Measured with `benches/poseidon.rs` (`poseidon/packed/aurum-<backend>-b<B>`, ns per
+    /// state) on a shared Zen 4, no RUSTFLAGS: scalar 1227 / 1262 / 1197 for B = 1/2/4,
+    /// AVX2 1097 / 1079 / 1041, AVX-512 528 / 480 / 468. NEON: B = 2 from the batched-permute
+    /// study in `shared/seeds/001` (B = 2 best on a Pi 5, B = 4 loses to it), since qemu
+    /// timings say nothing about Arm cores.
+    fn measured() -> Self {
+        Self {
+            per_backend: [4, 4, 4, 2],
+        }
+    }
+
+    fn get(self, backend: Backend) -> usize {
+        let index = Backend::ALL.iter().position(|b| *b == backend).unwrap_or(0);
+        self.per_backend[index]
+    }
+}
+
+/// The MDS matrix as `u32` rows, `MDS_U32[i][j]` multiplying `state[j]` in `out[i]`.
+const MDS_U32: [[u32; WIDTH]; WIDTH] = {
+    let m = constants::mds_matrix();
+    let mut out = [[0u32; WIDTH]; WIDTH];
+    let mut i = 0;
+    while i < WIDTH {
+        let mut j = 0;
+        while j < WIDTH {
+            out[i][j] = m[i][j] as u32;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+/// Repeats a block with `$i` bound to each literal: a forced unroll, for loops LLVM leaves
+/// rolled (their bodies look big once the field arithmetic is inlined), which then round-trip
+/// every word through memory.
+macro_rules! unroll {
+    ($i:ident in [$($n:literal)*] $body:block) => {
+        $({
+            let $i: usize = $n;
+            $body
+        })*
+    };
+}
+
+// Hot-path code below uses plain loops, never closures (`array::from_fn`, `map`): a closure
+// is compiled as its own function without the backend's target features, so the SIMD
+// intrinsics inside would not inline into it (100× slower on AVX2/AVX-512).
+
+/// `MDS · state` with the small coefficients: one deferred-reduction linear combination per
+/// output, over the unrotated state with the matrix row as coefficients (so the rows share
+/// every operand and its split into 32-bit halves). The 12 rows are spelled out (a macro, not
+/// a loop) so that each reads a constant row.
+#[inline(always)]
+pub fn mds_layer<P: PackedField>(state: &mut [P; WIDTH]) {
+    macro_rules! rows {
+        ($($i:literal)*) => {
+            [$(P::linear_combination_small(state, &MDS_U32[$i])),*]
+        };
+    }
+    let out: [P; WIDTH] = rows!(0 1 2 3 4 5 6 7 8 9 10 11);
+    // Written back word by word (a whole-array assignment may become a `memcpy` call).
+    for (s, o) in state.iter_mut().zip(out) {
+        *s = o;
+    }
+}
+
+/// Adds a round's constants to every state, then applies the S-box to every word of every
+/// state (stage by stage across all `B·12` words, so the S-boxes' dependent multiplications
+/// overlap).
+#[inline(always)]
+fn full_sbox_layer<P: PackedField, const B: usize>(
+    states: &mut [[P; WIDTH]; B],
+    constants: &[Goldilocks; WIDTH],
+) {
+    for state in states.iter_mut() {
+        unroll!(i in [0 1 2 3 4 5 6 7 8 9 10 11] {
+            state[i] += constants[i];
+        });
+    }
+    for state in states.iter_mut() {
+        unroll!(i in [0 1 2 3 4 5 6 7 8 9 10 11] {
+            state[i] = state[i].exp7();
+        });
+    }
+}
+
+impl Poseidon {
+    /// The four initial full rounds; the last one's linear layer also applies the dense
+    /// matrix the sparse partial rounds start with, and the first partial constant.
+    #[inline(always)]
+    fn initial_full_rounds<P: PackedField, const B: usize>(&self, states: &mut [[P; WIDTH]; B]) {
+        let c = self.constants;
+        for constants in &c.full[..HALF_FULL_ROUNDS - 1] {
+            full_sbox_layer(states, constants);
+            for state in states.iter_mut() {
+                mds_layer(state);
+            }
+        }
+        full_sbox_layer(states, &c.full[HALF_FULL_ROUNDS - 1]);
+        for state in states.iter_mut() {
+            let s = *state;
+            state[0] = P::linear_combination_small(&s, &MDS_U32[0]) + c.partial[0];
+            let rows = &c.first_partial_matrix;
+            unroll!(i in [1 2 3 4 5 6 7 8 9 10 11] {
+                state[i] = P::linear_combination(&s, &rows[i - 1]);
+            });
+        }
+    }
+
+    /// The 22 partial rounds in sparse form. On entry `state[0]` already holds the first
+    /// partial constant; each round adds the next one off the critical path.
+    #[inline(always)]
+    fn partial_rounds<P: PackedField, const B: usize>(&self, states: &mut [[P; WIDTH]; B]) {
+        let c = self.constants;
+        for j in 0..PARTIAL_ROUNDS {
+            // Independent of this round's S-box: the row product over state[1..] plus the
+            // next round's constant.
+            let mut partial_sums = [P::ZERO; B];
+            for (sum, state) in partial_sums.iter_mut().zip(states.iter()) {
+                let rest: &[P; WIDTH - 1] = state[1..].try_into().expect("11 words");
+                *sum = P::linear_combination(rest, &c.partial_rows[j]);
+                if j + 1 < PARTIAL_ROUNDS {
+                    *sum += c.partial[j + 1];
+                }
+            }
+            for state in states.iter_mut() {
+                state[0] = state[0].exp7();
+            }
+            for (state, sum) in states.iter_mut().zip(partial_sums) {
+                let s0 = state[0];
+                let cols = &c.partial_cols[j];
+                unroll!(i in [1 2 3 4 5 6 7 8 9 10 11] {
+                    state[i] += s0 * cols[i - 1];
+                });
+                state[0] = s0.mul_small(MDS_U32[0][0]) + sum;
+            }
+        }
+    }
+
+    /// The four terminal full rounds.
+    #[inline(always)]
+    fn terminal_full_rounds<P: PackedField, const B: usize>(&self, states: &mut [[P; WIDTH]; B]) {
+        for constants in &self.constants.full[HALF_FULL_ROUNDS..] {
+            full_sbox_layer(states, constants);
+            for state in states.iter_mut() {
+                mds_layer(state);
+            }
+        }
+    }
+}
+
+impl Permutation<WIDTH> for Poseidon {
+    #[inline(always)]
+    fn permute_batch<P: PackedField, const B: usize>(&self, states: &mut [[P; WIDTH]; B]) {
+        // Work on a local copy: LLVM keeps a local array in registers more readily than
+        // memory behind a reference.
+        let mut local = *states;
+        self.initial_full_rounds(&mut local);
+        self.partial_rounds(&mut local);
+        self.terminal_full_rounds(&mut local);
+        *states = local;
+    }
+
+    fn batch_size(&self, backend: Backend) -> usize {
+        self.batch.get(backend)
+    }
+}
+
+/// Permutes every state in place on the backend selected at run time, in parallel for many
+/// states (`aurum_symmetric::permute_many` with the shared default instance).
+pub fn permute_many(states: &mut [[Goldilocks; WIDTH]]) {
+    aurum_symmetric::permute_many(&Poseidon::new(), states);
+}

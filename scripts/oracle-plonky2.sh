@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The plonky2 oracle (oracles/plonky2): aurum-poseidon against plonky2 1.1, which needs a
+# nightly compiler (`#![feature(specialization)]`). The crate is its own workspace, excluded
+# from the root one, with a rust-toolchain.toml pinning `nightly`; its Cargo.lock is committed.
+#
+#   scripts/oracle-plonky2.sh            differential tests: all 360 round constants, the derived
+#                                        sparse partial-round tables, and proptests of the
+#                                        permutation, hash_no_pad, hash_or_noop, two_to_one
+#   scripts/oracle-plonky2.sh bench [criterion args]
+#                                        plonky2's Poseidon::poseidon / hash_no_pad next to
+#                                        aurum's in one nightly build and run (target/criterion
+#                                        of the oracle; `cargo run -p aurum-benches --bin
+#                                        bench-table -- oracles/plonky2/target/criterion`)
+#
+# Needs: a rustup `nightly` toolchain and crates.io (or a cargo cache holding plonky2 1.1.0).
+# Not run by .ci/run: CI machines are only guaranteed the pinned stable toolchain.
+set -euo pipefail
+cd "$(dirname "$0")/../oracles/plonky2"
+
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+  echo "oracle-plonky2: no nightly toolchain (rustup toolchain install nightly)" >&2
+  exit 1
+fi
+
+case "${1:-test}" in
+  test) shift || true; cargo test "$@" ;;
+  bench) shift; cargo bench --bench plonky2 -- "$@" ;;
+  *) echo "usage: scripts/oracle-plonky2.sh [test|bench] [args...]" >&2; exit 2 ;;
+esac

@@ -6,14 +6,15 @@
 #   scripts/oracle-plonky2.sh            differential tests: all 360 round constants, the derived
 #                                        sparse partial-round tables, and proptests of the
 #                                        permutation, hash_no_pad, hash_or_noop, two_to_one
-#   scripts/oracle-plonky2.sh bench [criterion args]
+#   scripts/oracle-plonky2.sh bench [criterion args]   (includes the Merkle 2^16 × 135 benchmark)
 #                                        plonky2's Poseidon::poseidon / hash_no_pad next to
 #                                        aurum's in one nightly build and run (target/criterion
 #                                        of the oracle; `cargo run -p aurum-benches --bin
 #                                        bench-table -- oracles/plonky2/target/criterion`)
 #
 # Needs: a rustup `nightly` toolchain and crates.io (or a cargo cache holding plonky2 1.1.0).
-# Not run by .ci/run: CI machines are only guaranteed the pinned stable toolchain.
+# .ci/run runs the tests when a nightly toolchain is installed (CI machines are only
+# guaranteed the pinned stable one) and says it skipped them otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/../oracles/plonky2"
 

@@ -203,6 +203,14 @@ macro_rules! with_preset {
                 let $config = config::poseidon2_w16();
                 $body
             }
+            Preset::Plonky2 => {
+                let $config = config::plonky2();
+                $body
+            }
+            Preset::Polygon => {
+                let $config = config::polygon();
+                $body
+            }
         }
     };
 }

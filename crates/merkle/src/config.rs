@@ -3,6 +3,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use aurum_poseidon::{HashOrNoop, LinearHash, Poseidon, TwoToOne};
 use aurum_poseidon2::Poseidon2Goldilocks;
 use aurum_symmetric::{Compressor, Hasher, PaddingFreeSponge, TruncatedPermutation};
 
@@ -101,6 +102,37 @@ pub fn poseidon2_w16() -> Poseidon2W16 {
     )
 }
 
+/// plonky2's tree (`plonky2::hash::merkle_tree::MerkleTree` with `PoseidonHash`): each leaf is
+/// hashed with `hash_or_noop` (a leaf of at most four elements is its own zero-padded
+/// digest), nodes with `two_to_one` (Poseidon width 12 over `[left, right, 0, 0, 0, 0]`,
+/// truncated to four elements). plonky2 takes one matrix of equal-length leaves with a
+/// power-of-two count; with that input this tree's root and caps are plonky2's.
+pub type Plonky2 = Config<HashOrNoop, TwoToOne>;
+
+/// Polygon zkProver's / pil-stark's Goldilocks tree (`MerkleTreeGL`): leaves hashed with
+/// Poseidon `linear_hash`, nodes with the same width-12 `two_to_one` as plonky2.
+pub type Polygon = Config<LinearHash, TwoToOne>;
+
+/// The `Plonky2` preset.
+#[must_use]
+pub fn plonky2() -> Plonky2 {
+    Config::new(
+        "plonky2",
+        HashOrNoop::new(Poseidon::new()),
+        TwoToOne::new(Poseidon::new()),
+    )
+}
+
+/// The `Polygon` preset.
+#[must_use]
+pub fn polygon() -> Polygon {
+    Config::new(
+        "polygon",
+        LinearHash::new(Poseidon::new()),
+        TwoToOne::new(Poseidon::new()),
+    )
+}
+
 /// The named presets, for run-time selection (the CLI's `--preset`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
@@ -110,14 +142,20 @@ pub enum Preset {
     Poseidon2W12,
     /// [`Poseidon2W16`]
     Poseidon2W16,
+    /// [`Plonky2`]
+    Plonky2,
+    /// [`Polygon`]
+    Polygon,
 }
 
 impl Preset {
     /// Every preset.
-    pub const ALL: [Preset; 3] = [
+    pub const ALL: [Preset; 5] = [
         Preset::Poseidon2W8,
         Preset::Poseidon2W12,
         Preset::Poseidon2W16,
+        Preset::Plonky2,
+        Preset::Polygon,
     ];
 
     /// The preset's name.
@@ -127,6 +165,8 @@ impl Preset {
             Preset::Poseidon2W8 => "poseidon2-w8",
             Preset::Poseidon2W12 => "poseidon2-w12",
             Preset::Poseidon2W16 => "poseidon2-w16",
+            Preset::Plonky2 => "plonky2",
+            Preset::Polygon => "polygon",
         }
     }
 }

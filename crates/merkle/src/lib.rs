@@ -9,7 +9,8 @@
 //! * [`StreamingCommitter`]: the same commitment for a single matrix whose rows arrive in
 //!   order, in `O(log n)` digests of memory.
 //! * Presets ([`config`]): `Poseidon2W8` (Plonky3's standard setup), `Poseidon2W12`,
-//!   `Poseidon2W16`.
+//!   `Poseidon2W16`, `Plonky2` (Poseidon `hash_or_noop` leaves, `two_to_one` nodes, caps) and
+//!   `Polygon` (Poseidon `linear_hash` leaves, the same nodes; Polygon zkProver's tree).
 //!
 //! ```
 //! use aurum_goldilocks::Goldilocks;

@@ -103,35 +103,59 @@ fn naive_root<C: MerkleConfig>(
     layer[0]
 }
 
+/// The tree under `config` equals the naive definition, its openings verify, and dropping
+/// layers changes nothing observable.
+fn check_tree<C: MerkleConfig>(
+    config: &C,
+    shape: &[(usize, usize)],
+    cap_pick: usize,
+) -> Result<(), TestCaseError> {
+    let data = data_for(shape);
+    let tree = MerkleTree::new(config, build(&data, shape)).unwrap();
+    prop_assert_eq!(tree.root(), naive_root(config, &data, shape));
+    let cap_height = cap_pick.min(tree.shape().depth());
+    let commitment = tree.commitment(cap_height).unwrap();
+    let dims = tree.shape().dims().to_vec();
+    let max = tree.shape().max_height();
+    for index in (0..max).step_by((max / 7).max(1)) {
+        let opening = tree.open(index, cap_height).unwrap();
+        for (m, row) in opening.rows.iter().enumerate() {
+            let (h, w) = shape[m];
+            let r = index
+                >> (max.next_power_of_two().trailing_zeros()
+                    - h.next_power_of_two().trailing_zeros());
+            prop_assert_eq!(row.as_slice(), &data[m][r * w..(r + 1) * w]);
+        }
+        prop_assert_eq!(verify(config, &commitment, &dims, index, &opening), Ok(()));
+    }
+    // Dropping layers changes storage, never answers.
+    let drop = tree.shape().depth().min(cap_pick + 1);
+    let lean = MerkleTree::with_dropped_layers(config, build(&data, shape), drop).unwrap();
+    prop_assert_eq!(lean.root(), tree.root());
+    prop_assert_eq!(lean.cap(cap_height).unwrap(), tree.cap(cap_height).unwrap());
+    let indices: Vec<usize> = (0..max).rev().step_by(3).collect();
+    prop_assert_eq!(
+        lean.open_batch(&indices, cap_height).unwrap(),
+        tree.open_batch(&indices, cap_height).unwrap()
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 40, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn tree_matches_definition_and_openings_verify(shape in shapes(), cap_pick in 0usize..8) {
-        let config = config::poseidon2_w8();
-        let data = data_for(&shape);
-        let tree = MerkleTree::new(&config, build(&data, &shape)).unwrap();
-        prop_assert_eq!(tree.root(), naive_root(&config, &data, &shape));
-        let cap_height = cap_pick.min(tree.shape().depth());
-        let commitment = tree.commitment(cap_height).unwrap();
-        let dims = tree.shape().dims().to_vec();
-        let max = tree.shape().max_height();
-        for index in (0..max).step_by((max / 7).max(1)) {
-            let opening = tree.open(index, cap_height).unwrap();
-            for (m, row) in opening.rows.iter().enumerate() {
-                let (h, w) = shape[m];
-                let r = index >> (max.next_power_of_two().trailing_zeros() - h.next_power_of_two().trailing_zeros());
-                prop_assert_eq!(row.as_slice(), &data[m][r * w..(r + 1) * w]);
-            }
-            prop_assert_eq!(verify(&config, &commitment, &dims, index, &opening), Ok(()));
-        }
-        // Dropping layers changes storage, never answers.
-        let drop = tree.shape().depth().min(cap_pick + 1);
-        let lean = MerkleTree::with_dropped_layers(&config, build(&data, &shape), drop).unwrap();
-        prop_assert_eq!(lean.root(), tree.root());
-        prop_assert_eq!(lean.cap(cap_height).unwrap(), tree.cap(cap_height).unwrap());
-        let indices: Vec<usize> = (0..max).rev().step_by(3).collect();
-        prop_assert_eq!(lean.open_batch(&indices, cap_height).unwrap(), tree.open_batch(&indices, cap_height).unwrap());
+        check_tree(&config::poseidon2_w8(), &shape, cap_pick)?;
+    }
+
+    // The Poseidon presets: leaves of at most four elements are copied, not hashed, and
+    // Polygon's `linear_hash` chains blocks differently from a sponge; both must still obey
+    // the same tree definition.
+    #[test]
+    fn plonky2_and_polygon_trees_match_definition(shape in shapes(), cap_pick in 0usize..8) {
+        check_tree(&config::plonky2(), &shape, cap_pick)?;
+        check_tree(&config::polygon(), &shape, cap_pick)?;
     }
 
     #[test]
@@ -370,4 +394,47 @@ fn commitments_and_openings_round_trip_through_serde() {
             "{bad}"
         );
     }
+}
+
+/// Polygon zkProver's Merkle test vector (`MerkleTreeGL` with Poseidon `linear_hash` leaves):
+/// 128 columns × 64 rows, rows 0 and 1 are `[1, …, 128]`, every later row is the elementwise
+/// sum of the two before it (Fibonacci growth, so values wrap mod p and exercise reduction).
+#[test]
+fn polygon_preset_reproduces_zkprovers_root() {
+    const COLS: usize = 128;
+    const ROWS: usize = 64;
+    let mut values = Vec::with_capacity(COLS * ROWS);
+    for j in 0..ROWS {
+        for c in 0..COLS {
+            let v = if j < 2 {
+                Goldilocks::from_u64(c as u64 + 1)
+            } else {
+                values[(j - 2) * COLS + c] + values[(j - 1) * COLS + c]
+            };
+            values.push(v);
+        }
+    }
+    let config = aurum_merkle::config::polygon();
+    let tree = MerkleTree::new(&config, vec![Matrix::new(&values, COLS).unwrap()]).unwrap();
+    let expected = [
+        0x918f7cd0c3e8701f,
+        0x83a130e00f961b02,
+        0x6921497b364123f8,
+        0xbd2b98a57b748bf4,
+    ];
+    assert_eq!(tree.root().map(|x| x.as_canonical_u64()), expected);
+
+    // The streaming builder gives the same root, and openings verify under this preset.
+    let mut stream = StreamingCommitter::new(&config, COLS, 0).unwrap();
+    stream.push_rows(&values).unwrap();
+    assert_eq!(stream.finish().unwrap().cap, vec![tree.root()]);
+    let opening = tree.open(37, 0).unwrap();
+    verify(
+        &config,
+        &tree.commitment(0).unwrap(),
+        &tree.shape().dims(),
+        37,
+        &opening,
+    )
+    .unwrap();
 }

@@ -7,16 +7,22 @@
 //!   x86 path is scalar; aurum through `permute_many`'s single-thread kernel on the selected
 //!   backend, via `dispatch`).
 //! * `poseidon/hash_no_pad`: one 100-element row, and `poseidon/hash_rows` 1024 rows of 100.
+//! * `merkle/plonky2-2^16x135`: plonky2's own Merkle benchmark shape (2^16 leaves of 135
+//!   elements, cap height 0): plonky2's `MerkleTree::new` against aurum's tree with the
+//!   `Plonky2` preset (same root), both on one 2-thread rayon pool. plonky2 takes its leaves
+//!   by value, so their copy is made outside the timed routine (`iter_batched`).
 
 use std::hint::black_box;
 
 use aurum_goldilocks::{Goldilocks, dispatch};
+use aurum_merkle::{Matrix, MerkleTree, config as merkle_config};
 use aurum_oracle_plonky2::{to_aurum, to_plonky2, zero};
 use aurum_poseidon::{HashNoPad, Poseidon};
 use aurum_symmetric::Hasher as _;
 use aurum_symmetric::{Permutation, PermuteMany};
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use plonky2::field::goldilocks_field::GoldilocksField as F;
+use plonky2::hash::merkle_tree::MerkleTree as PlonkyMerkleTree;
 use plonky2::hash::poseidon::{Poseidon as PlonkyPoseidon, PoseidonHash};
 use plonky2::plonk::config::Hasher;
 
@@ -132,5 +138,46 @@ fn hashing(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, latency, throughput, hashing);
+fn merkle(c: &mut Criterion) {
+    const LOG_LEAVES: usize = 16;
+    const LEAF_LEN: usize = 135;
+    let leaves = 1usize << LOG_LEAVES;
+    let raw = inputs(leaves * LEAF_LEN);
+    let theirs: Vec<Vec<F>> = raw
+        .chunks(LEAF_LEN)
+        .map(|r| r.iter().map(|&x| to_plonky2(x)).collect())
+        .collect();
+    let ours: Vec<Goldilocks> = raw.iter().map(|&x| to_aurum(x)).collect();
+    let config = merkle_config::plonky2();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a 2-thread rayon pool");
+
+    let mut group = c.benchmark_group(format!("merkle/plonky2-2^{LOG_LEAVES}x{LEAF_LEN}"));
+    group.sample_size(10);
+    // Leaf hashes plus node compressions: one permutation per 8 absorbed elements and one per
+    // node, the same count for both libraries.
+    let perms = leaves * LEAF_LEN.div_ceil(8) + (leaves - 1);
+    group.throughput(Throughput::Elements(perms as u64));
+    group.bench_function("plonky2", |b| {
+        b.iter_batched(
+            || theirs.clone(),
+            |l| pool.install(|| PlonkyMerkleTree::<F, PoseidonHash>::new(l, 0)),
+            BatchSize::PerIteration,
+        );
+    });
+    group.bench_function("aurum", |b| {
+        b.iter(|| {
+            pool.install(|| {
+                let tree =
+                    MerkleTree::new(&config, vec![Matrix::new(&ours, LEAF_LEN).unwrap()]).unwrap();
+                black_box(tree.root())
+            })
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, latency, throughput, hashing, merkle);
 criterion_main!(benches);

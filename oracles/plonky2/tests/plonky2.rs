@@ -1,15 +1,19 @@
 //! aurum-poseidon against plonky2 1.1: all 360 round constants, the sparse partial-round
 //! tables aurum derives (against plonky2's precomputed ones), and a differential proptest of
 //! the permutation, `hash_no_pad`, `hash_or_noop` and `two_to_one` — scalar and bulk (whose
-//! lanes run on the backend this CPU selects).
+//! lanes run on the backend this CPU selects), and the `Plonky2` Merkle preset against
+//! plonky2's `MerkleTree::new` (caps of every height, proofs verified by aurum's verifier).
 
 use aurum_goldilocks::{Goldilocks, P};
+use aurum_merkle::config as merkle_config;
+use aurum_merkle::{Matrix, MerkleTree, Opening, verify};
 use aurum_oracle_plonky2::{canonical, to_aurum, to_plonky2};
 use aurum_poseidon::constants::{PARTIAL_ROUNDS, ROUND_CONSTANTS};
 use aurum_poseidon::{Digest, HashMode, Poseidon, TwoToOne, hash_many};
 use aurum_symmetric::{Permutation, permute_many};
 use plonky2::field::goldilocks_field::GoldilocksField as F;
 use plonky2::hash::hash_types::HashOut;
+use plonky2::hash::merkle_tree::MerkleTree as PlonkyMerkleTree;
 use plonky2::hash::poseidon::{ALL_ROUND_CONSTANTS, Poseidon as PlonkyPoseidon, PoseidonHash};
 use plonky2::plonk::config::Hasher;
 use proptest::prelude::*;
@@ -118,6 +122,46 @@ proptest! {
             let expected = digest_u64(PoseidonHash::two_to_one(l, r));
             prop_assert_eq!(ours_u64(perm.two_to_one(children[2 * j], children[2 * j + 1])), expected);
             prop_assert_eq!(ours_u64(*parent), expected, "bulk");
+        }
+    }
+}
+
+// The `Plonky2` Merkle preset: root, cap and proofs equal plonky2's `MerkleTree::new`.
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn merkle_tree_root_cap_and_proofs_equal_plonky2s(
+        log_leaves in 0usize..9,
+        leaf_len in 1usize..30,
+        cap_pick in 0usize..10,
+        seed in any::<u64>(),
+    ) {
+        let leaves = 1usize << log_leaves;
+        let cap_height = cap_pick.min(log_leaves);
+        let raw: Vec<u64> = (0..(leaves * leaf_len) as u64)
+            .map(|i| (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seed)
+            .collect();
+        let theirs: Vec<Vec<F>> = raw.chunks(leaf_len).map(|r| r.iter().map(|&x| to_plonky2(x)).collect()).collect();
+        let ours: Vec<Goldilocks> = raw.iter().map(|&x| to_aurum(x)).collect();
+
+        let reference = PlonkyMerkleTree::<F, PoseidonHash>::new(theirs, cap_height);
+        let config = merkle_config::plonky2();
+        let tree = MerkleTree::new(&config, vec![Matrix::new(&ours, leaf_len).unwrap()]).unwrap();
+        let cap: Vec<[u64; 4]> = tree.cap(cap_height).unwrap().into_iter().map(ours_u64).collect();
+        let expected: Vec<[u64; 4]> = reference.cap.0.iter().map(|&h| digest_u64(h)).collect();
+        prop_assert_eq!(cap, expected);
+
+        // plonky2's proofs verify under our verifier, and ours carry the same siblings.
+        let commitment = tree.commitment(cap_height).unwrap();
+        for index in (0..leaves).step_by((leaves / 5).max(1)) {
+            let proof = reference.prove(index);
+            let opening = Opening {
+                rows: vec![ours[index * leaf_len..(index + 1) * leaf_len].to_vec()],
+                siblings: proof.siblings.iter().map(|h| h.elements.map(|x| to_aurum(canonical(x)))).collect(),
+            };
+            prop_assert_eq!(&opening, &tree.open(index, cap_height).unwrap());
+            prop_assert_eq!(verify(&config, &commitment, &tree.shape().dims(), index, &opening), Ok(()));
         }
     }
 }

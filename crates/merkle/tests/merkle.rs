@@ -432,7 +432,7 @@ fn polygon_preset_reproduces_zkprovers_root() {
     verify(
         &config,
         &tree.commitment(0).unwrap(),
-        &tree.shape().dims(),
+        tree.shape().dims(),
         37,
         &opening,
     )

@@ -15,7 +15,7 @@
 //! plonky2 1.1 needs nightly, so its numbers come from the sibling bench
 //! `scripts/oracle-plonky2.sh bench` (same machine, same kind of groups).
 //!
-//! `scripts/bench.sh poseidon noflags` then `cargo run -p aurum-benches --bin bench-table`.
+//! `scripts/bench.sh poseidon noflags` then `cargo run -p aurum-benches --example bench-table`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

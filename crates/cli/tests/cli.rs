@@ -341,3 +341,50 @@ fn open_then_verify_and_reject_tampering() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("out of range"), "{}", stderr(&out));
 }
+
+/// The Polygon preset end to end: Polygon zkProver's Merkle test matrix (128 columns × 64
+/// rows, rows 0 and 1 = 1..=128, then Fibonacci) written as a u64 file gives their root, and
+/// the plonky2 preset commits the same file to the root of its own tree.
+#[test]
+fn polygon_and_plonky2_presets_commit_files() {
+    let (cols, rows) = (128usize, 64usize);
+    let mut values: Vec<Goldilocks> = Vec::with_capacity(cols * rows);
+    for j in 0..rows {
+        for c in 0..cols {
+            let v = if j < 2 {
+                Goldilocks::from_u64(c as u64 + 1)
+            } else {
+                values[(j - 2) * cols + c] + values[(j - 1) * cols + c]
+            };
+            values.push(v);
+        }
+    }
+    let bytes: Vec<u8> = values
+        .iter()
+        .flat_map(|x| x.as_canonical_u64().to_le_bytes())
+        .collect();
+    let path = temp("polygon.bin");
+    std::fs::write(&path, bytes).unwrap();
+    let file = path.to_str().unwrap();
+
+    let out = json(&aurum(&[
+        "--input", file, "--cols", "128", "--preset", "polygon", "--json",
+    ]));
+    assert_eq!(
+        out["root"],
+        "0x918f7cd0c3e8701f,0x83a130e00f961b02,0x6921497b364123f8,0xbd2b98a57b748bf4"
+    );
+    assert_eq!(out["preset"], "polygon");
+
+    let out = json(&aurum(&[
+        "--input", file, "--cols", "128", "--preset", "plonky2", "--json",
+    ]));
+    let config = config::plonky2();
+    let tree = MerkleTree::new(&config, vec![Matrix::new(&values, cols).unwrap()]).unwrap();
+    let expected: Vec<String> = tree
+        .root()
+        .iter()
+        .map(|x| format!("0x{:016x}", x.as_canonical_u64()))
+        .collect();
+    assert_eq!(out["root"], expected.join(","));
+}

@@ -72,7 +72,7 @@ pub mod hash;
 pub mod reference;
 
 use aurum_goldilocks::{Backend, Goldilocks, PackedField};
-use aurum_symmetric::Permutation;
+use aurum_symmetric::{BatchTable, Permutation};
 
 use constants::{HALF_FULL_ROUNDS, PARTIAL_ROUNDS, WIDTH};
 pub use fast::FastConstants;
@@ -98,7 +98,7 @@ impl Poseidon {
     pub fn new() -> Self {
         Self {
             constants: FastConstants::get(),
-            batch: BatchTable::measured(),
+            batch: MEASURED_BATCH,
         }
     }
 
@@ -114,41 +114,17 @@ impl Poseidon {
     /// Panics unless `batch` is 1, 2 or 4.
     #[must_use]
     pub fn with_batch_size(mut self, batch: usize) -> Self {
-        assert!(
-            aurum_symmetric::BATCH_SIZES.contains(&batch),
-            "batch size must be 1, 2 or 4"
-        );
-        self.batch = BatchTable {
-            per_backend: [batch; 4],
-        };
+        self.batch = BatchTable::uniform(batch);
         self
     }
 }
 
-/// The batch size per backend for bulk work.
-#[derive(Clone, Copy, Debug)]
-struct BatchTable {
-    /// Indexed like `Backend::ALL`: scalar, avx2, avx512, neon.
-    per_backend: [usize; 4],
-}
-
-impl BatchTable {
-    /// Measured with `benches/poseidon.rs` (`poseidon/packed/aurum-<backend>-b<B>`, ns per
-    /// state) on a shared Zen 4, no RUSTFLAGS: scalar 1227 / 1262 / 1197 for B = 1/2/4,
-    /// AVX2 1097 / 1079 / 1041, AVX-512 528 / 480 / 468. NEON: B = 2 from the batched-permute
-    /// study in `shared/seeds/001` (B = 2 best on a Pi 5, B = 4 loses to it), since qemu
-    /// timings say nothing about Arm cores.
-    fn measured() -> Self {
-        Self {
-            per_backend: [4, 4, 4, 2],
-        }
-    }
-
-    fn get(self, backend: Backend) -> usize {
-        let index = Backend::ALL.iter().position(|b| *b == backend).unwrap_or(0);
-        self.per_backend[index]
-    }
-}
+/// Measured with `benches/poseidon.rs` (`poseidon/packed/aurum-<backend>-b<B>`, ns per
+/// state) on a shared Zen 4, no RUSTFLAGS: scalar 1227 / 1262 / 1197 for B = 1/2/4,
+/// AVX2 1097 / 1079 / 1041, AVX-512 528 / 480 / 468. NEON: B = 2 from the batched-permute
+/// study in `shared/seeds/001` (B = 2 best on a Pi 5, B = 4 loses to it), since qemu
+/// timings say nothing about Arm cores.
+const MEASURED_BATCH: BatchTable = BatchTable::new([4, 4, 4, 2]);
 
 /// The MDS matrix as `u32` rows, `MDS_U32[i][j]` multiplying `state[j]` in `out[i]`.
 const MDS_U32: [[u32; WIDTH]; WIDTH] = {

@@ -28,8 +28,8 @@ pub mod reference;
 use core::marker::PhantomData;
 
 use aurum_goldilocks::{Backend, Canonical, Goldilocks, PackedField};
-use aurum_symmetric::Permutation;
 use aurum_symmetric::grain::{Grain, GrainParams};
+use aurum_symmetric::{BatchTable, Permutation};
 
 pub use layers::{HorizenLabsLayers, LinearLayers, Plonky3Layers, external_layer};
 
@@ -114,7 +114,7 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
             },
             constants,
             diagonal: L::internal_diagonal(),
-            batch: BatchTable::measured(W),
+            batch: MEASURED_BATCH,
             _layers: PhantomData,
         }
     }
@@ -128,13 +128,7 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
     /// Overrides the batch size bulk calls use on every backend (benchmarks compare them).
     #[must_use]
     pub fn with_batch_size(mut self, batch: usize) -> Self {
-        assert!(
-            aurum_symmetric::BATCH_SIZES.contains(&batch),
-            "batch size must be 1, 2 or 4"
-        );
-        self.batch = BatchTable {
-            per_backend: [batch; 4],
-        };
+        self.batch = BatchTable::uniform(batch);
         self
     }
 }
@@ -147,32 +141,12 @@ struct PackedConstants<const W: usize> {
     terminal: [[Canonical; W]; HALF_EXTERNAL_ROUNDS],
 }
 
-/// The batch size per backend for bulk work.
-#[derive(Clone, Copy, Debug)]
-struct BatchTable {
-    /// Indexed like `Backend::ALL`: scalar, avx2, avx512, neon.
-    per_backend: [usize; 4],
-}
-
-impl BatchTable {
-    /// Measured on Zen 4 (`benches/poseidon2.rs`, group `poseidon2/wW/packed`): AVX-512 gains
-    /// 14–25% from B = 2 and nothing more from B = 4 (the vector ALUs are saturated); AVX2
-    /// keeps gaining up to B = 4; scalar loses from batching (register spills). NEON takes
-    /// B = 2 from the batched-permute study in `shared/seeds/001` (B = 4 loses to B = 2 on
-    /// Cortex-A76), since qemu timings say nothing about Arm cores.
-    fn measured(width: usize) -> Self {
-        let _ = width;
-        // Indexed like `Backend::ALL`: scalar, avx2, avx512, neon.
-        Self {
-            per_backend: [1, 4, 2, 2],
-        }
-    }
-
-    fn get(self, backend: Backend) -> usize {
-        let index = Backend::ALL.iter().position(|b| *b == backend).unwrap_or(0);
-        self.per_backend[index]
-    }
-}
+/// Measured on Zen 4 (`benches/poseidon2.rs`, group `poseidon2/wW/packed`): AVX-512 gains
+/// 14–25% from B = 2 and nothing more from B = 4 (the vector ALUs are saturated); AVX2
+/// keeps gaining up to B = 4; scalar loses from batching (register spills). NEON takes
+/// B = 2 from the batched-permute study in `shared/seeds/001` (B = 4 loses to B = 2 on
+/// Cortex-A76), since qemu timings say nothing about Arm cores.
+const MEASURED_BATCH: BatchTable = BatchTable::new([1, 4, 2, 2]);
 
 /// `x + c` for every element, then `x^7`, computed stage by stage across all `B·W` elements
 /// (all squares, then all `x³` and `x⁴`, then all `x⁷`): each stage is `B·W` independent

@@ -27,6 +27,49 @@ use aurum_goldilocks::{Backend, Goldilocks, PackedField};
 /// Batch sizes a [`Permutation`] can be run at.
 pub const BATCH_SIZES: [usize; 3] = [1, 2, 4];
 
+/// The batch size a permutation's bulk calls use on each backend (what
+/// [`Permutation::batch_size`] returns): measured per permutation, overridable for benchmarks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BatchTable {
+    /// Indexed like `Backend::ALL`: scalar, avx2, avx512, neon.
+    per_backend: [usize; 4],
+}
+
+impl BatchTable {
+    /// Sizes indexed like `Backend::ALL` (scalar, AVX2, AVX-512, NEON).
+    ///
+    /// # Panics
+    /// Panics (at compile time in a `const`) unless every size is one of [`BATCH_SIZES`].
+    #[must_use]
+    pub const fn new(per_backend: [usize; 4]) -> Self {
+        let mut i = 0;
+        while i < per_backend.len() {
+            assert!(
+                matches!(per_backend[i], 1 | 2 | 4),
+                "batch size must be 1, 2 or 4"
+            );
+            i += 1;
+        }
+        Self { per_backend }
+    }
+
+    /// The same size on every backend (benchmarks compare batch sizes with it).
+    ///
+    /// # Panics
+    /// Panics unless `batch` is 1, 2 or 4.
+    #[must_use]
+    pub const fn uniform(batch: usize) -> Self {
+        Self::new([batch; 4])
+    }
+
+    /// The size for `backend`.
+    #[must_use]
+    pub fn get(self, backend: Backend) -> usize {
+        let index = Backend::ALL.iter().position(|b| *b == backend).unwrap_or(0);
+        self.per_backend[index]
+    }
+}
+
 /// A permutation of `[Goldilocks; W]`.
 ///
 /// Implementations provide one generic, batched, packed form; everything else (scalar calls,

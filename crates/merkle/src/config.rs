@@ -4,7 +4,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use aurum_poseidon::{HashOrNoop, LinearHash, Poseidon, TwoToOne};
-use aurum_poseidon2::Poseidon2Goldilocks;
+use aurum_poseidon2::{LinearLayers, Plonky3Layers, Poseidon2Goldilocks};
 use aurum_symmetric::{Compressor, Hasher, PaddingFreeSponge, TruncatedPermutation};
 
 /// A leaf hash and a node compression over 4-element digests.
@@ -69,37 +69,37 @@ pub type Poseidon2W12 = Poseidon2Config<12, 8>;
 /// Poseidon2 width 16, sponge rate 12.
 pub type Poseidon2W16 = Poseidon2Config<16, 12>;
 
-/// The `Poseidon2W8` preset.
-#[must_use]
-pub fn poseidon2_w8() -> Poseidon2W8 {
-    let perm = Poseidon2Goldilocks::<8>::new();
+/// Plonky3's Poseidon2 tree at width `W` (one permutation instance shared by leaves and nodes).
+fn poseidon2_config<const W: usize, const RATE: usize>(
+    name: &'static str,
+) -> Poseidon2Config<W, RATE>
+where
+    Plonky3Layers: LinearLayers<W>,
+{
+    let perm = Poseidon2Goldilocks::<W>::new();
     Config::new(
-        "poseidon2-w8",
+        name,
         PaddingFreeSponge::new(perm.clone()),
         TruncatedPermutation::new(perm),
     )
+}
+
+/// The `Poseidon2W8` preset.
+#[must_use]
+pub fn poseidon2_w8() -> Poseidon2W8 {
+    poseidon2_config("poseidon2-w8")
 }
 
 /// The `Poseidon2W12` preset.
 #[must_use]
 pub fn poseidon2_w12() -> Poseidon2W12 {
-    let perm = Poseidon2Goldilocks::<12>::new();
-    Config::new(
-        "poseidon2-w12",
-        PaddingFreeSponge::new(perm.clone()),
-        TruncatedPermutation::new(perm),
-    )
+    poseidon2_config("poseidon2-w12")
 }
 
 /// The `Poseidon2W16` preset.
 #[must_use]
 pub fn poseidon2_w16() -> Poseidon2W16 {
-    let perm = Poseidon2Goldilocks::<16>::new();
-    Config::new(
-        "poseidon2-w16",
-        PaddingFreeSponge::new(perm.clone()),
-        TruncatedPermutation::new(perm),
-    )
+    poseidon2_config("poseidon2-w16")
 }
 
 /// plonky2's tree (`plonky2::hash::merkle_tree::MerkleTree` with `PoseidonHash`): each leaf is

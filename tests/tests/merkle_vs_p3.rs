@@ -142,7 +142,9 @@ fn cap_for(shape: &[(usize, usize)], pick: usize) -> usize {
         .map(|&(height, width)| aurum_merkle::Dimensions { width, height })
         .collect();
     let tree_shape = aurum_merkle::TreeShape::new(&dims).unwrap();
-    let mut cap = pick.min(tree_shape.depth());
+    // Plonky3 also accepts caps below the layer where shorter matrices join (they would not
+    // commit to those matrices); Aurum refuses them.
+    let mut cap = pick.min(tree_shape.max_cap_height());
     while cap > 0 && tree_shape.cap_size(cap) != 1 << cap {
         cap -= 1;
     }
@@ -177,4 +179,62 @@ fn large_single_matrix_matches_plonky3() {
         .collect();
     check_w8(&[(h, w)], &pool, cap_for(&[(h, w)], 3));
     check_w8(&[(4096, w)], &pool[..4096 * w], 4);
+}
+
+/// Plonky3 0.8 commits with a cap below the layer where a shorter matrix joins, and its
+/// verifier then accepts any values for that matrix's row: such a cap does not depend on them.
+/// Aurum refuses that cap height (`TreeShape::max_cap_height`).
+#[test]
+fn caps_below_a_joining_matrix_bind_nothing_in_plonky3_and_are_refused_here() {
+    use p3_commit::BatchOpeningRef;
+    let perm = p3_goldilocks::default_goldilocks_poseidon2_8();
+    // Heights 8 and 2: the short matrix joins at digest layer 2; a cap of height 2 is layer 1.
+    let cap_height = 2;
+    let mmcs = MerkleTreeMmcs::<P3Packing, P3Packing, _, _, 2, 4>::new(
+        PaddingFreeSponge::<_, 8, 4, 4>::new(perm.clone()),
+        TruncatedPermutation::<_, 2, 4, 8>::new(perm),
+        cap_height,
+    );
+    let tall: Vec<P3> = (0..16u64).map(P3::new).collect();
+    let short: Vec<P3> = (100..106u64).map(P3::new).collect();
+    let dims = [
+        p3_matrix::Dimensions {
+            width: 2,
+            height: 8,
+        },
+        p3_matrix::Dimensions {
+            width: 3,
+            height: 2,
+        },
+    ];
+    let (cap, data) = mmcs.commit(vec![
+        RowMajorMatrix::new(tall.clone(), 2),
+        RowMajorMatrix::new(short.clone(), 3),
+    ]);
+    let opening = mmcs.open_batch(5, &data);
+    let mut forged = opening.opened_values.clone();
+    forged[1] = vec![P3::new(7); 3];
+    assert_ne!(forged, opening.opened_values);
+    let accepted = mmcs.verify_batch(
+        &cap,
+        &dims,
+        5,
+        BatchOpeningRef::new(&forged, &opening.opening_proof),
+    );
+    assert!(accepted.is_ok(), "Plonky3 now rejects it: {accepted:?}");
+
+    let tall: Vec<Goldilocks> = (0..16u64).map(Goldilocks::from_u64).collect();
+    let short: Vec<Goldilocks> = (100..106u64).map(Goldilocks::from_u64).collect();
+    let config = config::poseidon2_w8();
+    let tree = MerkleTree::new(
+        &config,
+        vec![
+            Matrix::new(&tall, 2).unwrap(),
+            Matrix::new(&short, 3).unwrap(),
+        ],
+    )
+    .unwrap();
+    assert_eq!(tree.shape().max_cap_height(), 1);
+    assert!(tree.cap(cap_height).is_err());
+    assert!(tree.open(5, cap_height).is_err());
 }

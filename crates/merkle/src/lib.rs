@@ -25,12 +25,14 @@
 //! verify(&config, &commitment, &tree.shape().dims(), 5, &opening).unwrap();
 //! ```
 
+mod cap;
 pub mod config;
 pub mod shape;
 mod stream;
 mod tree;
 mod verify;
 
+pub use cap::root_from_cap;
 pub use config::{MerkleConfig, Preset};
 pub use shape::{Dimensions, ShapeError, TreeShape};
 pub use stream::{StreamError, StreamingCommitter};

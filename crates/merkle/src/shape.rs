@@ -208,6 +208,20 @@ impl TreeShape {
         }
     }
 
+    /// The largest cap height whose cap commits to every matrix. A matrix shorter than the
+    /// tallest joins the tree at a layer above the leaves; a cap below that layer does not
+    /// depend on its rows at all, so it commits to nothing about them (Plonky3 0.8's
+    /// `MerkleTreeMmcs` accepts such caps and then never checks those rows). Trees, openings
+    /// and the verifier refuse cap heights above this.
+    #[must_use]
+    pub fn max_cap_height(&self) -> usize {
+        // `layers[k]` is digest layer `k + 1`; a cap of height `h` is layer `depth − h`.
+        match self.layers.iter().rposition(|l| !l.injected.is_empty()) {
+            Some(k) => self.depth() - (k + 1),
+            None => self.depth(),
+        }
+    }
+
     /// Number of digests in a cap of height `cap_height` (≤ depth): `2^cap_height`, or the
     /// whole layer when padding left it shorter (Plonky3 0.8 panics in that case).
     #[must_use]
@@ -224,6 +238,13 @@ impl TreeShape {
     /// The row of matrix `m` that leaf index `index` opens.
     pub(crate) fn row_index(&self, m: usize, index: usize) -> usize {
         index >> (log2_ceil(self.max_height) - log2_ceil(self.dims[m].height))
+    }
+
+    /// The row of matrix `m` (input order) that an opening of leaf `index` contains, or
+    /// `None` when there is no such matrix or leaf.
+    #[must_use]
+    pub fn opened_row(&self, m: usize, index: usize) -> Option<usize> {
+        (m < self.dims.len() && index < self.max_height).then(|| self.row_index(m, index))
     }
 
     /// Permutations a full build costs, given the permutations of one leaf hash of `len`

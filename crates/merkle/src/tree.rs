@@ -154,6 +154,14 @@ pub enum OpenError {
         /// Layers below the root.
         depth: usize,
     },
+    /// The cap would lie below the layer where shorter matrices join, and so would not commit
+    /// to them (see [`TreeShape::max_cap_height`]).
+    CapBelowMatrices {
+        /// Requested cap height.
+        cap_height: usize,
+        /// The largest cap height that commits to every matrix.
+        max_cap_height: usize,
+    },
 }
 
 impl fmt::Display for OpenError {
@@ -168,6 +176,14 @@ impl fmt::Display for OpenError {
             OpenError::CapTooHigh { cap_height, depth } => {
                 write!(f, "cap height {cap_height} exceeds the tree depth {depth}")
             }
+            OpenError::CapBelowMatrices {
+                cap_height,
+                max_cap_height,
+            } => write!(
+                f,
+                "a cap of height {cap_height} lies below the layer where shorter matrices join \
+                 and would not commit to them; this tree's caps go up to height {max_cap_height}"
+            ),
         }
     }
 }
@@ -251,10 +267,8 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
 
     /// The `min(2^cap_height, layer length)` digests of the layer `cap_height` below the root.
     pub fn cap(&self, cap_height: usize) -> Result<Vec<Digest>, OpenError> {
+        self.check_cap_height(cap_height)?;
         let depth = self.shape.depth();
-        if cap_height > depth {
-            return Err(OpenError::CapTooHigh { cap_height, depth });
-        }
         let len = self.shape.cap_len(cap_height);
         let layer = depth - cap_height;
         let digests = match layer.checked_sub(self.dropped) {
@@ -272,6 +286,23 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
             }
         };
         Ok(digests)
+    }
+
+    /// A cap height this tree can commit with: at most the depth, and at most
+    /// [`TreeShape::max_cap_height`].
+    fn check_cap_height(&self, cap_height: usize) -> Result<(), OpenError> {
+        let depth = self.shape.depth();
+        if cap_height > depth {
+            return Err(OpenError::CapTooHigh { cap_height, depth });
+        }
+        let max_cap_height = self.shape.max_cap_height();
+        if cap_height > max_cap_height {
+            return Err(OpenError::CapBelowMatrices {
+                cap_height,
+                max_cap_height,
+            });
+        }
+        Ok(())
     }
 
     /// The commitment: the cap of height `cap_height`.
@@ -313,10 +344,8 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
         indices: &[usize],
         cap_height: usize,
     ) -> Result<Vec<Opening>, OpenError> {
+        self.check_cap_height(cap_height)?;
         let depth = self.shape.depth();
-        if cap_height > depth {
-            return Err(OpenError::CapTooHigh { cap_height, depth });
-        }
         let max_height = self.shape.max_height();
         if let Some(&index) = indices.iter().find(|&&i| i >= max_height) {
             return Err(OpenError::IndexOutOfRange { index, max_height });

@@ -67,6 +67,28 @@ pub enum VerifyError {
         /// Digests in the cap.
         len: usize,
     },
+    /// A cap height above the root.
+    CapHeightTooLarge {
+        /// The cap height asked for.
+        cap_height: usize,
+        /// The tree's depth (the largest cap height).
+        depth: usize,
+    },
+    /// A cap of the wrong length for its height.
+    WrongCapLength {
+        /// The cap height.
+        cap_height: usize,
+        /// Digests a cap of that height has in this tree.
+        expected: usize,
+        /// Digests given.
+        found: usize,
+    },
+    /// Matrices join the tree above the cap layer: such a cap does not commit to their rows
+    /// (see [`TreeShape::max_cap_height`]).
+    MatricesAboveCap {
+        /// The cap height.
+        cap_height: usize,
+    },
     /// The recomputed digest differs from the committed one.
     RootMismatch {
         /// The cap position the path leads to.
@@ -109,6 +131,23 @@ impl fmt::Display for VerifyError {
                     "a cap of {len} digests does not fit this tree at any cap height"
                 )
             }
+            VerifyError::CapHeightTooLarge { cap_height, depth } => write!(
+                f,
+                "cap height {cap_height} exceeds the depth {depth} of the tree"
+            ),
+            VerifyError::WrongCapLength {
+                cap_height,
+                expected,
+                found,
+            } => write!(
+                f,
+                "the cap has {found} digests, a cap of height {cap_height} of this tree has {expected}"
+            ),
+            VerifyError::MatricesAboveCap { cap_height } => write!(
+                f,
+                "a cap of height {cap_height} lies below the layer where shorter matrices join \
+                 the tree, so it does not commit to their rows"
+            ),
             VerifyError::RootMismatch { cap_index } => {
                 write!(
                     f,
@@ -159,6 +198,9 @@ pub fn verify<C: MerkleConfig>(
         .ok_or(VerifyError::InvalidCapLength {
             len: commitment.cap.len(),
         })?;
+    if cap_height > shape.max_cap_height() {
+        return Err(VerifyError::MatricesAboveCap { cap_height });
+    }
     let path_len = depth - cap_height;
     if opening.siblings.len() != path_len {
         return Err(VerifyError::WrongPathLength {

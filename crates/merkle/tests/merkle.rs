@@ -5,7 +5,7 @@ use aurum_goldilocks::Goldilocks;
 use aurum_merkle::config::{self, Poseidon2W8};
 use aurum_merkle::{
     Commitment, Digest, Dimensions, Matrix, MerkleConfig, MerkleTree, OpenError,
-    StreamingCommitter, VerifyError, ZERO_DIGEST, verify,
+    StreamingCommitter, VerifyError, ZERO_DIGEST, root_from_cap, verify,
 };
 use aurum_symmetric::{Compressor, Hasher};
 use proptest::prelude::*;
@@ -113,7 +113,7 @@ fn check_tree<C: MerkleConfig>(
     let data = data_for(shape);
     let tree = MerkleTree::new(config, build(&data, shape)).unwrap();
     prop_assert_eq!(tree.root(), naive_root(config, &data, shape));
-    let cap_height = cap_pick.min(tree.shape().depth());
+    let cap_height = cap_pick.min(tree.shape().max_cap_height());
     let commitment = tree.commitment(cap_height).unwrap();
     let dims = tree.shape().dims().to_vec();
     let max = tree.shape().max_height();
@@ -128,6 +128,66 @@ fn check_tree<C: MerkleConfig>(
         }
         prop_assert_eq!(verify(config, &commitment, &dims, index, &opening), Ok(()));
     }
+    // A matrix's rows affect the layers from the one where it joins up: changing one value
+    // of each matrix in turn finds that layer independently of `TreeShape`. A cap commits to
+    // every matrix exactly when it lies at or above all of those layers.
+    let depth = tree.shape().depth();
+    let mut highest_join = 0;
+    for m in 0..shape.len() {
+        let mut changed = data.clone();
+        changed[m][0] += Goldilocks::ONE;
+        let other = MerkleTree::new(config, build(&changed, shape)).unwrap();
+        let join = (0..=depth)
+            .find(|&j| other.layer(j) != tree.layer(j))
+            .unwrap();
+        highest_join = highest_join.max(join);
+    }
+    prop_assert_eq!(tree.shape().max_cap_height(), depth - highest_join);
+    // Every cap that commits to all matrices leads back to the root; a lower one is refused
+    // by the tree, `root_from_cap` and `verify`.
+    for h in 0..=depth {
+        let layer = tree.layer(depth - h).unwrap().to_vec();
+        if h <= tree.shape().max_cap_height() {
+            let cap = tree.cap(h).unwrap();
+            prop_assert_eq!(&cap, &layer);
+            prop_assert_eq!(
+                root_from_cap(config, tree.shape(), h, &cap),
+                Ok(tree.root())
+            );
+            let mut longer = cap.clone();
+            longer.push(ZERO_DIGEST);
+            prop_assert!(root_from_cap(config, tree.shape(), h, &longer).is_err());
+        } else {
+            let below = OpenError::CapBelowMatrices {
+                cap_height: h,
+                max_cap_height: tree.shape().max_cap_height(),
+            };
+            prop_assert_eq!(tree.cap(h), Err(below));
+            prop_assert_eq!(tree.open(0, h), Err(below));
+            let refused = VerifyError::MatricesAboveCap { cap_height: h };
+            prop_assert_eq!(
+                root_from_cap(config, tree.shape(), h, &layer),
+                Err(refused.clone())
+            );
+            let low = tree.open(0, 0).unwrap();
+            let opening = aurum_merkle::Opening {
+                rows: low.rows,
+                siblings: low.siblings[..depth - h].to_vec(),
+            };
+            let commitment = Commitment { cap: layer };
+            prop_assert_eq!(
+                verify(config, &commitment, &dims, 0, &opening),
+                Err(refused)
+            );
+        }
+    }
+    prop_assert_eq!(
+        root_from_cap(config, tree.shape(), depth + 1, &[tree.root()]),
+        Err(VerifyError::CapHeightTooLarge {
+            cap_height: depth + 1,
+            depth
+        })
+    );
     // Dropping layers changes storage, never answers.
     let drop = tree.shape().depth().min(cap_pick + 1);
     let lean = MerkleTree::with_dropped_layers(config, build(&data, shape), drop).unwrap();

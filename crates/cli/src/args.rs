@@ -1,0 +1,145 @@
+//! The command line.
+
+use std::path::PathBuf;
+
+use aurum_merkle::Preset;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{ArgGroup, Args, Parser, Subcommand};
+
+/// The largest cap height a flag accepts: a cap of 2^24 digests (512 MiB) is already far
+/// beyond any use; the tree's own depth bounds it further.
+pub const MAX_CAP_HEIGHT: u64 = 24;
+
+/// `aurum` and its options.
+#[derive(Parser, Debug)]
+#[command(
+    name = "aurum",
+    version,
+    about = "Fast Goldilocks Merkle commitments for STARK provers",
+    long_about = "Fast Goldilocks Merkle commitments for STARK provers.\n\nWithout a subcommand, \
+                  `aurum [OPTIONS]` is `aurum commit [OPTIONS]`: by default it commits a seeded \
+                  pseudo-random 2^20 × 8 matrix with the poseidon2-w8 preset.",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// The subcommand (default: `commit`).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Options of the default `commit` job.
+    #[command(flatten)]
+    pub commit: CommitArgs,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Commit to a matrix and print its root (the default).
+    Commit(CommitArgs),
+    /// Open one leaf of a commitment and write the proof to a file.
+    Open(OpenArgs),
+    /// Check a proof file written by `aurum open` against a commitment you trust.
+    Verify(VerifyArgs),
+    /// Print the selected backend and field throughput on every backend this CPU has.
+    Info {
+        /// Milliseconds to spend per measurement (the median of 5 runs is shown).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        millis: u64,
+    },
+}
+
+/// `--preset`: one of [`Preset::ALL`], listed in `--help`.
+fn preset_parser() -> impl TypedValueParser<Value = Preset> {
+    PossibleValuesParser::new(Preset::ALL.map(Preset::name)).try_map(|name| name.parse::<Preset>())
+}
+
+/// What to commit to, and how.
+#[derive(Args, Debug, Clone)]
+pub struct MatrixArgs {
+    /// Rows of the generated matrix (ignored with --input/--bytes).
+    #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u64).range(1..=1 << 36))]
+    pub rows: u64,
+    /// Columns of the matrix (the row width of --input/--bytes files too).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub cols: u64,
+    /// Seed of the generated matrix.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Commit to a file of little-endian u64 values (each < p), row-major, --cols per row.
+    #[arg(long, value_name = "FILE", conflicts_with = "bytes")]
+    pub input: Option<PathBuf>,
+    /// Commit to any file: bytes packed 7 per element (little-endian), then a 0x01 byte and
+    /// zeros up to a whole row, so that different files never give the same matrix.
+    #[arg(long, value_name = "FILE")]
+    pub bytes: Option<PathBuf>,
+    /// Tree configuration.
+    #[arg(long, default_value = "poseidon2-w8", value_parser = preset_parser())]
+    pub preset: Preset,
+    /// Height of the cap (0 = a single root; at most the tree's depth).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=MAX_CAP_HEIGHT))]
+    pub cap_height: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub threads: Option<u64>,
+}
+
+/// `aurum commit`.
+#[derive(Args, Debug)]
+pub struct CommitArgs {
+    /// The matrix and the tree.
+    #[command(flatten)]
+    pub matrix: MatrixArgs,
+    /// Print one JSON object instead of text (it includes everything `--out` writes).
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the commitment — preset, dimensions, cap height, root and cap: what a
+    /// verifier needs — to this JSON file, for `aurum verify --commitment`.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// `aurum open`.
+#[derive(Args, Debug)]
+pub struct OpenArgs {
+    /// The matrix and the tree.
+    #[command(flatten)]
+    pub matrix: MatrixArgs,
+    /// Leaf (row) to open.
+    #[arg(long)]
+    pub index: u64,
+    /// Where to write the proof (JSON).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// `aurum verify`: the statement comes from the verifier, either a commitment file or a root
+/// with the tree's preset and shape.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("trusted").required(true).args(["commitment", "root"])))]
+pub struct VerifyArgs {
+    /// Proof file written by `aurum open`.
+    #[arg(long, value_name = "FILE")]
+    pub proof: PathBuf,
+    /// The trusted commitment: a file written by `aurum commit --out` (or its `--json`
+    /// output). Preset, dimensions, cap height and cap are taken from it.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["root", "preset", "rows", "cols", "cap_height"])]
+    pub commitment: Option<PathBuf>,
+    /// The trusted root: four comma-separated hex words, as `aurum commit` prints it. Needs
+    /// --preset, --rows and --cols (and --cap-height if the proof was made with a cap).
+    #[arg(long, value_name = "HEX", requires_all = ["preset", "rows", "cols"])]
+    pub root: Option<String>,
+    /// The committed tree's configuration (with --root).
+    #[arg(long, value_parser = preset_parser())]
+    pub preset: Option<Preset>,
+    /// Rows of the committed matrix (with --root).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub rows: Option<u64>,
+    /// Columns of the committed matrix (with --root).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub cols: Option<u64>,
+    /// Cap height the proof was made with (with --root; default 0).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_CAP_HEIGHT))]
+    pub cap_height: Option<u64>,
+    /// The leaf to check. Without it, the proof file's leaf is checked and reported.
+    #[arg(long)]
+    pub index: Option<u64>,
+}

@@ -1,0 +1,387 @@
+//! The commands: `commit`, `open`, `verify`, `info`.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use aurum_goldilocks::microbench::{FieldOp, ThroughputProbe};
+use aurum_goldilocks::{Backend, dispatch_on, selected_backend};
+use aurum_merkle::{
+    Digest, Dimensions, Matrix, MerkleConfig, MerkleTree, StreamingCommitter, TreeShape,
+    root_from_cap,
+};
+use aurum_symmetric::Hasher;
+
+use crate::args::{CommitArgs, MatrixArgs, OpenArgs, VerifyArgs};
+use crate::files::write_atomically;
+use crate::hex::{hex_digest, parse_digest};
+use crate::input::MatrixSource;
+use crate::progress;
+use crate::proof::{self, MAX_PROOF_BYTES, ProofFile};
+use crate::report::Report;
+use crate::statement::{self, Statement, TrustedCommitment};
+
+/// The largest commitment file `aurum verify` reads (a cap of 2^24 digests is ~400 MiB of
+/// JSON; real ones are a few KiB).
+const MAX_COMMITMENT_BYTES: u64 = 1 << 30;
+
+/// The selected backend, or a clear error if `AURUM_BACKEND` is invalid.
+fn checked_backend() -> Result<Backend, String> {
+    selected_backend().map_err(|e| format!("{}: {e}", aurum_goldilocks::BACKEND_ENV))
+}
+
+/// A flag's value as `usize`.
+fn to_usize(flag: &str, value: u64) -> Result<usize, String> {
+    usize::try_from(value).map_err(|_| format!("{flag} {value} does not fit this machine"))
+}
+
+impl MatrixArgs {
+    fn threads(&self) -> Result<rayon::ThreadPool, String> {
+        let mut builder = rayon::ThreadPoolBuilder::new();
+        if let Some(t) = self.threads {
+            builder = builder.num_threads(to_usize("--threads", t)?);
+        }
+        builder
+            .build()
+            .map_err(|e| format!("cannot start the worker threads: {e}"))
+    }
+
+    fn source(&self) -> Result<MatrixSource, String> {
+        let cols = to_usize("--cols", self.cols)?;
+        Ok(match (&self.input, &self.bytes) {
+            (Some(path), _) => MatrixSource::U64File {
+                path: path.clone(),
+                cols,
+            },
+            (_, Some(path)) => MatrixSource::BytesFile {
+                path: path.clone(),
+                cols,
+            },
+            _ => MatrixSource::Random {
+                rows: to_usize("--rows", self.rows)?,
+                cols,
+                seed: self.seed,
+            },
+        })
+    }
+
+    fn cap_height(&self) -> Result<usize, String> {
+        to_usize("--cap-height", self.cap_height)
+    }
+
+    /// The source, its dimensions and the tree's shape, all checked before any work: a
+    /// cap height the tree cannot have fails here, not after reading a whole file.
+    fn plan(&self) -> Result<(MatrixSource, TreeShape), String> {
+        let source = self.source()?;
+        let dims = [Dimensions {
+            width: source.cols(),
+            height: source.rows()?,
+        }];
+        let shape = statement::checked_shape(&dims, self.cap_height()?)?;
+        Ok((source, shape))
+    }
+}
+
+/// A finished commitment and what it cost.
+struct Committed {
+    shape: TreeShape,
+    root: Digest,
+    cap: Vec<Digest>,
+    elapsed: Duration,
+    permutations: usize,
+}
+
+pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
+    let backend = checked_backend()?;
+    let pool = args.matrix.threads()?;
+    let (source, shape) = args.matrix.plan()?;
+    let cap_height = args.matrix.cap_height()?;
+    let show_progress = !args.json && progress::stderr_is_terminal();
+    let committed = pool.install(|| {
+        with_preset!(args.matrix.preset, |config| commit_with(
+            &config,
+            &source,
+            shape,
+            cap_height,
+            show_progress
+        ))
+    })?;
+    if let Some(out) = &args.out {
+        let json = statement::commitment_json(
+            args.matrix.preset,
+            committed.shape.dims(),
+            cap_height,
+            &committed.root,
+            &committed.cap,
+        );
+        write_atomically(out, json.as_bytes())?;
+    }
+    Report {
+        backend,
+        threads: pool.current_num_threads(),
+        preset: args.matrix.preset.name(),
+        source: source.describe(),
+        dims: committed.shape.dims().to_vec(),
+        cap_height,
+        root: committed.root,
+        cap: committed.cap,
+        elapsed: committed.elapsed,
+        permutations: committed.permutations,
+    }
+    .print(args.json);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn commit_with<C: MerkleConfig>(
+    config: &C,
+    source: &MatrixSource,
+    shape: TreeShape,
+    cap_height: usize,
+    show_progress: bool,
+) -> Result<Committed, String> {
+    let permutations = shape.permutations(|len| config.leaf().permutations(len));
+    if let MatrixSource::Random { .. } = source {
+        let values = source.load()?;
+        let start = Instant::now();
+        let matrix = Matrix::new(&values, source.cols()).map_err(|e| e.to_string())?;
+        let tree = MerkleTree::new(config, vec![matrix]).map_err(|e| e.to_string())?;
+        let cap = tree.cap(cap_height).map_err(|e| e.to_string())?;
+        return Ok(Committed {
+            root: tree.root(),
+            cap,
+            elapsed: start.elapsed(),
+            permutations,
+            shape,
+        });
+    }
+    let start = Instant::now();
+    let mut committer =
+        StreamingCommitter::new(config, source.cols(), cap_height).map_err(|e| e.to_string())?;
+    let mut bar = progress::Bar::new(show_progress, source.total_bytes()?);
+    source.stream_rows(|rows, bytes_done| {
+        committer.push_rows(rows).map_err(|e| e.to_string())?;
+        bar.update(bytes_done);
+        Ok(())
+    })?;
+    bar.finish();
+    if committer.rows() != shape.max_height() {
+        return Err(format!(
+            "{}: the file changed while it was read ({} rows expected, {} read)",
+            source.describe(),
+            shape.max_height(),
+            committer.rows()
+        ));
+    }
+    let cap = committer.finish().map_err(|e| e.to_string())?.cap;
+    let root = root_from_cap(config, &shape, cap_height, &cap).map_err(|e| e.to_string())?;
+    Ok(Committed {
+        root,
+        cap,
+        elapsed: start.elapsed(),
+        permutations,
+        shape,
+    })
+}
+
+pub(crate) fn open(args: OpenArgs) -> Result<ExitCode, String> {
+    checked_backend()?;
+    let (source, shape) = args.matrix.plan()?;
+    let cap_height = args.matrix.cap_height()?;
+    let index = to_usize("--index", args.index)?;
+    if index >= shape.max_height() {
+        return Err(format!(
+            "leaf index {index} is out of range: the matrix has {} rows",
+            shape.max_height()
+        ));
+    }
+    let pool = args.matrix.threads()?;
+    let file = pool.install(|| {
+        with_preset!(args.matrix.preset, |config| open_with(
+            &config, &source, &shape, cap_height, index
+        ))
+    })?;
+    write_atomically(&args.out, file.to_json().as_bytes())?;
+    println!(
+        "wrote the opening of leaf {} ({} matrices, {} siblings) to {}",
+        file.index,
+        file.dims.len(),
+        file.opening.siblings.len(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn open_with<C: MerkleConfig>(
+    config: &C,
+    source: &MatrixSource,
+    shape: &TreeShape,
+    cap_height: usize,
+    index: usize,
+) -> Result<ProofFile, String> {
+    let values = source.load()?;
+    let matrix = Matrix::new(&values, source.cols()).map_err(|e| e.to_string())?;
+    if matrix.dimensions() != shape.dims()[0] {
+        return Err(format!(
+            "{}: the file changed while it was read",
+            source.describe()
+        ));
+    }
+    let tree = MerkleTree::new(config, vec![matrix]).map_err(|e| e.to_string())?;
+    Ok(ProofFile {
+        preset: config.name().to_string(),
+        dims: tree.shape().dims().to_vec(),
+        cap_height,
+        index,
+        commitment: tree.commitment(cap_height).map_err(|e| e.to_string())?,
+        opening: tree.open(index, cap_height).map_err(|e| e.to_string())?,
+    })
+}
+
+/// The contents of `path`, refused when larger than `limit` bytes.
+fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    let fail = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(fail)?;
+    let mut contents = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut contents)
+        .map_err(fail)?;
+    if contents.len() as u64 > limit {
+        return Err(format!(
+            "{} is larger than {} MiB, more than any file aurum writes",
+            path.display(),
+            limit >> 20
+        ));
+    }
+    Ok(contents)
+}
+
+/// The verifier's statement, from `--commitment` or from `--root` and its flags.
+fn trusted_statement(args: &VerifyArgs) -> Result<Statement, String> {
+    if let Some(path) = &args.commitment {
+        let text = read_limited(path, MAX_COMMITMENT_BYTES)?;
+        let text = String::from_utf8(text)
+            .map_err(|_| format!("{} is not a commitment file (not UTF-8)", path.display()))?;
+        return Statement::from_commitment_json(&text)
+            .map_err(|e| format!("{}: {e}", path.display()));
+    }
+    let missing = |flag: &str| format!("--root needs {flag}: the verifier states the tree");
+    let root = parse_digest(args.root.as_deref().ok_or_else(|| {
+        "verify needs the trusted commitment: --commitment FILE, or --root with --preset, \
+         --rows and --cols"
+            .to_string()
+    })?)
+    .map_err(|e| format!("--root: {e}"))?;
+    let preset = args.preset.ok_or_else(|| missing("--preset"))?;
+    let dims = [Dimensions {
+        width: to_usize("--cols", args.cols.ok_or_else(|| missing("--cols"))?)?,
+        height: to_usize("--rows", args.rows.ok_or_else(|| missing("--rows"))?)?,
+    }];
+    let cap_height = to_usize("--cap-height", args.cap_height.unwrap_or(0))?;
+    Statement::with_root(preset, &dims, cap_height, root)
+}
+
+pub(crate) fn verify(args: VerifyArgs) -> Result<ExitCode, String> {
+    let statement = trusted_statement(&args)?;
+    let text = read_limited(&args.proof, MAX_PROOF_BYTES)?;
+    let file = ProofFile::parse(&text)
+        .map_err(|e| format!("{} is not a valid proof file: {e}", args.proof.display()))?;
+    let index = args.index.map(|i| to_usize("--index", i)).transpose()?;
+    let verified = match proof::check(&statement, &file, index) {
+        Ok(verified) => verified,
+        Err(rejection) => {
+            println!("INVALID: {rejection}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let commitment = match statement.commitment() {
+        TrustedCommitment::Root(root) => format!("root {}", hex_digest(root)),
+        TrustedCommitment::Cap(cap) if cap.len() == 1 => format!("root {}", hex_digest(&cap[0])),
+        TrustedCommitment::Cap(cap) => format!(
+            "cap of height {} ({} digests)",
+            statement.cap_height(),
+            cap.len()
+        ),
+    };
+    println!(
+        "valid: leaf {} of the {} commitment with {commitment}",
+        verified.index,
+        statement.preset()
+    );
+    for row in &verified.rows {
+        let d = statement.dims()[row.matrix];
+        let values: Vec<String> = row
+            .values
+            .iter()
+            .map(|x| x.as_canonical_u64().to_string())
+            .collect();
+        println!(
+            "matrix {} ({} × {}), row {}: [{}]",
+            row.matrix,
+            d.height,
+            d.width,
+            row.row,
+            values.join(", ")
+        );
+    }
+    if index.is_none() {
+        println!(
+            "note: leaf {} is the one the proof file names; pass --index to ask about a \
+             particular leaf",
+            verified.index
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Median elements/ns of `op` on `backend`, measuring for about `budget` per run.
+fn measure(backend: Backend, op: FieldOp, budget: Duration) -> Result<f64, String> {
+    let run =
+        |iters| dispatch_on(backend, ThroughputProbe { op, iters }).map_err(|e| e.to_string());
+    let mut iters = 1u64 << 10;
+    loop {
+        let t = run(iters)?;
+        if t.elapsed >= budget / 4 || iters >= 1 << 40 {
+            let scale = budget.as_secs_f64() / t.elapsed.as_secs_f64().max(1e-9);
+            iters = ((iters as f64 * scale) as u64).max(1);
+            break;
+        }
+        iters *= 4;
+    }
+    let mut rates = Vec::with_capacity(5);
+    for _ in 0..5 {
+        rates.push(run(iters)?.elements_per_ns());
+    }
+    rates.sort_by(f64::total_cmp);
+    Ok(rates[rates.len() / 2])
+}
+
+pub(crate) fn info(budget: Duration) -> Result<ExitCode, String> {
+    let selected = checked_backend()?;
+    let supported = Backend::supported();
+    println!("backend: {selected} ({} lanes)", selected.lanes());
+    let names: Vec<&str> = supported.iter().map(|b| b.name()).collect();
+    println!("supported here: {}", names.join(", "));
+    println!("threads: {}", rayon::current_num_threads());
+    println!();
+    println!("field throughput, elements per ns (single thread, median of 5):");
+    print!("{:<8}", "backend");
+    for op in FieldOp::ALL {
+        print!("{:>10}", op.name());
+    }
+    println!("{:>16}", "mul vs scalar");
+    let scalar_mul = measure(Backend::Scalar, FieldOp::Mul, budget)?;
+    for backend in supported {
+        print!("{:<8}", backend.name());
+        let mut mul = 0.0;
+        for op in FieldOp::ALL {
+            let rate = measure(backend, op, budget)?;
+            if op == FieldOp::Mul {
+                mul = rate;
+            }
+            print!("{rate:>10.3}");
+        }
+        println!("{:>15.2}x", mul / scalar_mul);
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,49 @@
+//! Digests as text: `0x…,0x…,0x…,0x…`, the form `aurum commit` prints and `--root` reads.
+
+use aurum_goldilocks::Goldilocks;
+use aurum_merkle::Digest;
+
+/// One canonical word as `0x` and 16 hex digits.
+#[must_use]
+pub fn hex_word(x: Goldilocks) -> String {
+    format!("0x{:016x}", x.as_canonical_u64())
+}
+
+/// A digest's words, each as [`hex_word`].
+#[must_use]
+pub fn hex_words(d: &Digest) -> Vec<String> {
+    d.iter().map(|&x| hex_word(x)).collect()
+}
+
+/// `0x…,0x…,0x…,0x…`: a digest's canonical words in hex.
+#[must_use]
+pub fn hex_digest(d: &Digest) -> String {
+    hex_words(d).join(",")
+}
+
+/// Parses one hex word (`0x` optional); it must be a canonical field element.
+pub fn parse_word(text: &str) -> Result<Goldilocks, String> {
+    let text = text.trim();
+    let digits = text.strip_prefix("0x").unwrap_or(text);
+    let value = u64::from_str_radix(digits, 16)
+        .map_err(|e| format!("{text:?} is not a 64-bit hex word: {e}"))?;
+    Goldilocks::from_canonical(value).map_err(|e| e.to_string())
+}
+
+/// Parses four hex words, as [`parse_word`].
+pub fn parse_words<S: AsRef<str>>(words: &[S]) -> Result<Digest, String> {
+    if words.len() != 4 {
+        return Err(format!("a digest has 4 hex words, got {}", words.len()));
+    }
+    let mut digest = [Goldilocks::ZERO; 4];
+    for (d, w) in digest.iter_mut().zip(words) {
+        *d = parse_word(w.as_ref())?;
+    }
+    Ok(digest)
+}
+
+/// Parses `0x…,0x…,0x…,0x…` (or the same without `0x`).
+pub fn parse_digest(text: &str) -> Result<Digest, String> {
+    let words: Vec<&str> = text.split(',').collect();
+    parse_words(&words).map_err(|e| format!("{e}: {text:?}"))
+}

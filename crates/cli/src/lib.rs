@@ -1,0 +1,72 @@
+//! The `aurum` command-line tool as a library: its arguments, its commands, and — public so
+//! that tests and fuzz targets drive them directly — the readers of everything a user hands
+//! it: matrix files ([`input`]), commitment files ([`statement`]) and proof files
+//! ([`proof`]).
+//!
+//! The verifier's rule, which the `verify` command is the worked example of: what is being
+//! proven (the preset, the matrices' dimensions, the cap height, the committed root or cap,
+//! and the leaf asked about) comes from the verifier's side — a [`statement::Statement`] —
+//! and everything a proof file claims about it is compared with that statement and rejected
+//! when it differs. Only the opened rows and the sibling path are taken from the proof.
+
+use std::process::ExitCode;
+
+/// Runs `$body` with `$config` bound to the configuration of `$preset` (a [`Preset`]).
+///
+/// [`Preset`]: aurum_merkle::Preset
+macro_rules! with_preset {
+    ($preset:expr, |$config:ident| $body:expr) => {
+        match $preset {
+            aurum_merkle::Preset::Poseidon2W8 => {
+                let $config = aurum_merkle::config::poseidon2_w8();
+                $body
+            }
+            aurum_merkle::Preset::Poseidon2W12 => {
+                let $config = aurum_merkle::config::poseidon2_w12();
+                $body
+            }
+            aurum_merkle::Preset::Poseidon2W16 => {
+                let $config = aurum_merkle::config::poseidon2_w16();
+                $body
+            }
+            aurum_merkle::Preset::Plonky2 => {
+                let $config = aurum_merkle::config::plonky2();
+                $body
+            }
+            aurum_merkle::Preset::Polygon => {
+                let $config = aurum_merkle::config::polygon();
+                $body
+            }
+        }
+    };
+}
+
+pub mod args;
+mod commands;
+pub mod files;
+pub mod hex;
+pub mod input;
+mod progress;
+pub mod proof;
+mod report;
+pub mod statement;
+
+/// Runs one `aurum` invocation: exit status 0 on success, 1 for a proof that does not verify,
+/// 2 for bad arguments or unreadable or malformed input (with a one-line message on stderr).
+#[must_use]
+pub fn run(cli: args::Cli) -> ExitCode {
+    let command = cli.command.unwrap_or(args::Command::Commit(cli.commit));
+    let result = match command {
+        args::Command::Commit(args) => commands::commit(args),
+        args::Command::Open(args) => commands::open(args),
+        args::Command::Verify(args) => commands::verify(args),
+        args::Command::Info { millis } => commands::info(std::time::Duration::from_millis(millis)),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

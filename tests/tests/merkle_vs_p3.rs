@@ -143,7 +143,7 @@ fn cap_for(shape: &[(usize, usize)], pick: usize) -> usize {
         .collect();
     let tree_shape = aurum_merkle::TreeShape::new(&dims).unwrap();
     let mut cap = pick.min(tree_shape.depth());
-    while cap > 0 && tree_shape.cap_size(cap) != 1 << cap {
+    while cap > 0 && tree_shape.cap_size(cap) != Some(1 << cap) {
         cap -= 1;
     }
     cap

@@ -145,7 +145,7 @@ fn cap_for(shape: &[(usize, usize)], pick: usize) -> usize {
     // Plonky3 also accepts caps below the layer where shorter matrices join (they would not
     // commit to those matrices); Aurum refuses them.
     let mut cap = pick.min(tree_shape.max_cap_height());
-    while cap > 0 && tree_shape.cap_size(cap) != 1 << cap {
+    while cap > 0 && tree_shape.cap_size(cap) != Some(1 << cap) {
         cap -= 1;
     }
     cap

@@ -21,10 +21,9 @@ pub fn root_from_cap<C: MerkleConfig>(
     cap: &[Digest],
 ) -> Result<Digest, VerifyError> {
     let depth = shape.depth();
-    if cap_height > depth {
-        return Err(VerifyError::CapHeightTooLarge { cap_height, depth });
-    }
-    let expected = shape.cap_len(cap_height);
+    let expected = shape
+        .cap_len(cap_height)
+        .ok_or(VerifyError::CapHeightTooLarge { cap_height, depth })?;
     if cap.len() != expected {
         return Err(VerifyError::WrongCapLength {
             cap_height,

@@ -6,11 +6,17 @@
 //!   `MerkleTreeMmcs` (see [`shape`]); caps of any height; openings and batch openings; an
 //!   option to drop the lowest digest layers and rebuild them when opening.
 //! * [`verify`]: checks an opening against a commitment, with errors that say what is wrong.
+//!   The commitment, the dimensions and the index must be the verifier's own; only the
+//!   opening comes from the prover (see [`verify`]).
 //! * [`StreamingCommitter`]: the same commitment for a single matrix whose rows arrive in
 //!   order, in `O(log n)` digests of memory.
 //! * Presets ([`config`]): `Poseidon2W8` (Plonky3's standard setup), `Poseidon2W12`,
 //!   `Poseidon2W16`, `Plonky2` (Poseidon `hash_or_noop` leaves, `two_to_one` nodes, caps) and
 //!   `Polygon` (Poseidon `linear_hash` leaves, the same nodes; Polygon zkProver's tree).
+//!
+//! Sizes are limited ([`MAX_HEIGHT`] rows; widths summing to at most [`MAX_WIDTH`]) and
+//! checked before any arithmetic is done with them: every size that may come from a file, a
+//! flag or a proof gives a typed error when out of range, never a panic or an overflow.
 //!
 //! ```
 //! use aurum_goldilocks::Goldilocks;
@@ -34,7 +40,7 @@ mod verify;
 
 pub use cap::root_from_cap;
 pub use config::{MerkleConfig, Preset};
-pub use shape::{Dimensions, ShapeError, TreeShape};
+pub use shape::{Dimensions, MAX_HEIGHT, MAX_LOG_HEIGHT, MAX_WIDTH, ShapeError, TreeShape};
 pub use stream::{StreamError, StreamingCommitter};
 pub use tree::{BuildError, Digest, Matrix, MatrixError, MerkleTree, OpenError, ZERO_DIGEST};
 pub use verify::{Commitment, Opening, VerifyError, verify};

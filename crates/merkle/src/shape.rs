@@ -14,6 +14,36 @@
 
 use core::fmt;
 
+/// Base-2 logarithm of [`MAX_HEIGHT`]: no tree is deeper than this, so no cap height above it
+/// can ever be satisfied.
+pub const MAX_LOG_HEIGHT: usize = 48;
+
+/// The largest supported height (rows of the tallest matrix): `2^48`.
+///
+/// A tree of `2^48` leaves already holds 8 PiB of leaf digests alone, far beyond any prover,
+/// and the bound leaves 16 bits of headroom: every layer length, node count and index below
+/// it, doubled or summed over all layers, stays far from overflowing a 64-bit `usize`, and
+/// every cap holds at most `2^48` digests. Heights that come from files, flags or proofs are
+/// checked against it before any arithmetic is done with them.
+pub const MAX_HEIGHT: usize = 1 << MAX_LOG_HEIGHT;
+
+/// The largest supported total width: the widths of all matrices of a tree, summed, are at
+/// most `2^32`.
+///
+/// Widths are summed, not just bounded one by one: a leaf hashes the rows of all matrices of
+/// one height concatenated (and the verifier forms that concatenation from the opened rows), so
+/// the sum is the length of a hash input that must be formable in memory (`2^32` elements are
+/// 32 GiB, far above the thousands of columns of real traces, and still allow single-row
+/// "vector" commitments of billions of elements). Under this bound no sum of widths can
+/// overflow, and `MAX_HEIGHT × MAX_WIDTH = 2^80` bounds the only product of a height and a
+/// width any cost estimate forms (which [`TreeShape::permutations`] does in saturating
+/// arithmetic).
+pub const MAX_WIDTH: usize = 1 << 32;
+
+// The limits (and the arguments that no size arithmetic below them overflows) assume 64-bit
+// sizes.
+const _: () = assert!(usize::BITS >= 64, "aurum-merkle needs a 64-bit target");
+
 /// A matrix's width and height.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Dimensions {
@@ -24,7 +54,7 @@ pub struct Dimensions {
 }
 
 /// Why a set of matrices cannot form a tree.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ShapeError {
     /// No matrices at all.
     NoMatrices,
@@ -32,6 +62,32 @@ pub enum ShapeError {
     EmptyMatrix {
         /// Its position in the input.
         matrix: usize,
+    },
+    /// A matrix with more rows than [`MAX_HEIGHT`].
+    HeightTooLarge {
+        /// Its position in the input.
+        matrix: usize,
+        /// Its height.
+        height: usize,
+    },
+    /// A matrix with no columns.
+    ZeroWidth {
+        /// Its position in the input.
+        matrix: usize,
+    },
+    /// A matrix wider than [`MAX_WIDTH`] on its own.
+    WidthTooLarge {
+        /// Its position in the input.
+        matrix: usize,
+        /// Its width.
+        width: usize,
+    },
+    /// The widths of the matrices up to this one add up to more than [`MAX_WIDTH`].
+    TotalWidthTooLarge {
+        /// The position at which the running total first exceeds the limit.
+        matrix: usize,
+        /// The total width of matrices `0..=matrix`.
+        total: usize,
     },
     /// A height off the `⌈max_height / 2^k⌉` ladder.
     IncompatibleHeight {
@@ -51,6 +107,27 @@ impl fmt::Display for ShapeError {
         match self {
             ShapeError::NoMatrices => write!(f, "no matrices to commit to"),
             ShapeError::EmptyMatrix { matrix } => write!(f, "matrix {matrix} has no rows"),
+            ShapeError::HeightTooLarge { matrix, height } => write!(
+                f,
+                "matrix {matrix} has height {height}, above the largest supported height \
+                 2^{MAX_LOG_HEIGHT} = {MAX_HEIGHT}"
+            ),
+            ShapeError::ZeroWidth { matrix } => {
+                write!(
+                    f,
+                    "matrix {matrix} has width 0 (a matrix needs at least one column)"
+                )
+            }
+            ShapeError::WidthTooLarge { matrix, width } => write!(
+                f,
+                "matrix {matrix} has width {width}, above the largest supported width \
+                 2^32 = {MAX_WIDTH}"
+            ),
+            ShapeError::TotalWidthTooLarge { matrix, total } => write!(
+                f,
+                "the widths of matrices 0..={matrix} add up to {total}, above the largest \
+                 supported total width 2^32 = {MAX_WIDTH}"
+            ),
             ShapeError::IncompatibleHeight {
                 matrix,
                 height,
@@ -67,14 +144,20 @@ impl fmt::Display for ShapeError {
 
 impl std::error::Error for ShapeError {}
 
-/// `⌈log₂ n⌉` (0 for n ≤ 1).
+/// `⌈log₂ n⌉` (0 for n ≤ 1), for every `n` (no overflow even above `2^63`).
 pub(crate) fn log2_ceil(n: usize) -> usize {
-    n.next_power_of_two().trailing_zeros() as usize
+    if n <= 1 {
+        0
+    } else {
+        (usize::BITS - (n - 1).leading_zeros()) as usize
+    }
 }
 
-/// Layer length after padding to an even count (a single digest is the root).
+/// Layer length after padding to an even count (a single digest is the root). Only called
+/// with lengths ≤ [`MAX_HEIGHT`], so rounding up to even cannot overflow.
 pub(crate) fn padded_len(raw: usize) -> usize {
-    if raw <= 1 { raw } else { raw.div_ceil(2) * 2 }
+    debug_assert!(raw <= MAX_HEIGHT);
+    if raw <= 1 { raw } else { raw + (raw & 1) }
 }
 
 /// One digest layer above the leaves.
@@ -91,6 +174,10 @@ pub(crate) struct LayerShape {
 }
 
 /// The validated geometry of a tree.
+///
+/// Every `TreeShape` satisfies the limits: at least one matrix, heights in
+/// `1..=`[`MAX_HEIGHT`] on the `⌈max / 2^k⌉` ladder, widths `≥ 1` summing to at most
+/// [`MAX_WIDTH`]. The arithmetic on its sizes relies on them, so they are checked first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TreeShape {
     pub(crate) dims: Vec<Dimensions>,
@@ -103,18 +190,57 @@ pub struct TreeShape {
     pub(crate) layers: Vec<LayerShape>,
 }
 
+/// Checks one matrix's dimensions against the limits (not against the other matrices).
+pub(crate) fn check_dimensions(matrix: usize, d: Dimensions) -> Result<(), ShapeError> {
+    if d.height == 0 {
+        return Err(ShapeError::EmptyMatrix { matrix });
+    }
+    if d.height > MAX_HEIGHT {
+        return Err(ShapeError::HeightTooLarge {
+            matrix,
+            height: d.height,
+        });
+    }
+    check_width(matrix, d.width)
+}
+
+/// Checks one matrix's width against the limits.
+pub(crate) fn check_width(matrix: usize, width: usize) -> Result<(), ShapeError> {
+    if width == 0 {
+        return Err(ShapeError::ZeroWidth { matrix });
+    }
+    if width > MAX_WIDTH {
+        return Err(ShapeError::WidthTooLarge { matrix, width });
+    }
+    Ok(())
+}
+
 impl TreeShape {
-    /// Validates the dimensions of the matrices to commit to, in input order.
+    /// Validates the dimensions of the matrices to commit to, in input order: the limits
+    /// ([`MAX_HEIGHT`], [`MAX_WIDTH`], no empty matrix, no zero width), then the height ladder.
+    /// `O(n log n)` for `n` matrices, whatever their sizes.
     pub fn new(dims: &[Dimensions]) -> Result<Self, ShapeError> {
         if dims.is_empty() {
             return Err(ShapeError::NoMatrices);
         }
-        if let Some(matrix) = dims.iter().position(|d| d.height == 0) {
-            return Err(ShapeError::EmptyMatrix { matrix });
+        // The limits first: everything below computes with these sizes.
+        let mut total_width = 0usize;
+        let mut max_height = 0;
+        for (matrix, &d) in dims.iter().enumerate() {
+            check_dimensions(matrix, d)?;
+            // Both terms are ≤ MAX_WIDTH = 2^32: the sum cannot overflow.
+            total_width += d.width;
+            if total_width > MAX_WIDTH {
+                return Err(ShapeError::TotalWidthTooLarge {
+                    matrix,
+                    total: total_width,
+                });
+            }
+            max_height = max_height.max(d.height);
         }
-        let max_height = dims.iter().map(|d| d.height).max().expect("non-empty");
         let log_max = log2_ceil(max_height);
         for (matrix, d) in dims.iter().enumerate() {
+            // d.height ≤ max_height, so the difference is in 0..=MAX_LOG_HEIGHT.
             let bits = log_max - log2_ceil(d.height);
             let expected = ((max_height - 1) >> bits) + 1;
             if d.height != expected {
@@ -143,10 +269,10 @@ impl TreeShape {
         let mut prev_len = leaf_len;
         while prev_len > 1 {
             let raw_len = prev_len / 2;
-            let target = raw_len.next_power_of_two();
+            let bucket = log2_ceil(raw_len);
             let mut injected = Vec::new();
             while let Some(&m) = rest.peek() {
-                if dims[m].height.next_power_of_two() != target {
+                if log2_ceil(dims[m].height) != bucket {
                     break;
                 }
                 injected.push(m);
@@ -193,13 +319,14 @@ impl TreeShape {
         self.layers.len() + 1
     }
 
-    /// The largest valid cap height (`num_layers − 1`, a cap of the leaf layer).
+    /// The largest valid cap height (`num_layers − 1`, a cap of the leaf layer):
+    /// `⌈log₂ max_height⌉`, at most [`MAX_LOG_HEIGHT`].
     #[must_use]
     pub fn depth(&self) -> usize {
         self.layers.len()
     }
 
-    /// Stored length of digest layer `j` (0 = leaves).
+    /// Stored length of digest layer `j` (0 = leaves, `j ≤ depth`).
     pub(crate) fn layer_len(&self, j: usize) -> usize {
         if j == 0 {
             self.leaf_len
@@ -222,21 +349,25 @@ impl TreeShape {
         }
     }
 
-    /// Number of digests in a cap of height `cap_height` (≤ depth): `2^cap_height`, or the
-    /// whole layer when padding left it shorter (Plonky3 0.8 panics in that case).
+    /// Number of digests in a cap of height `cap_height`: `2^cap_height`, or the whole layer
+    /// when padding left it shorter (Plonky3 0.8 panics in that case); `None` when
+    /// `cap_height` exceeds [`TreeShape::depth`].
     #[must_use]
-    pub fn cap_size(&self, cap_height: usize) -> usize {
+    pub fn cap_size(&self, cap_height: usize) -> Option<usize> {
         self.cap_len(cap_height)
     }
 
-    /// Number of digests in a cap of height `cap_height`.
-    pub(crate) fn cap_len(&self, cap_height: usize) -> usize {
-        let layer = self.depth() - cap_height;
-        (1usize << cap_height).min(self.layer_len(layer))
+    /// Number of digests in a cap of height `cap_height`, if the tree is that deep.
+    pub(crate) fn cap_len(&self, cap_height: usize) -> Option<usize> {
+        let layer = self.depth().checked_sub(cap_height)?;
+        // cap_height ≤ depth ≤ MAX_LOG_HEIGHT < 64: the shift is in range.
+        Some((1usize << cap_height).min(self.layer_len(layer)))
     }
 
-    /// The row of matrix `m` that leaf index `index` opens.
+    /// The row of matrix `m` (an input position) that leaf index `index` opens; for any
+    /// `index`, and below the matrix's height when `index < max_height`.
     pub(crate) fn row_index(&self, m: usize, index: usize) -> usize {
+        // The matrix is no taller than the tallest: the shift is in 0..=MAX_LOG_HEIGHT.
         index >> (log2_ceil(self.max_height) - log2_ceil(self.dims[m].height))
     }
 
@@ -249,20 +380,28 @@ impl TreeShape {
 
     /// Permutations a full build costs, given the permutations of one leaf hash of `len`
     /// elements (and one per compression).
+    ///
+    /// A cost estimate for reports, so it saturates: a shape whose count does not fit a
+    /// `usize` (possible only for shapes far beyond memory, e.g. `2^48` rows of `2^32`
+    /// elements, or with a `leaf_permutations` that returns huge counts) gives `usize::MAX`.
     #[must_use]
     pub fn permutations(&self, leaf_permutations: impl Fn(usize) -> usize) -> usize {
-        let mut total = self.max_height * leaf_permutations(self.total_width(&self.leaves));
+        let group = |height: usize, matrices: &[usize]| {
+            height.saturating_mul(leaf_permutations(self.total_width(matrices)))
+        };
+        let mut total = group(self.max_height, &self.leaves);
         for layer in &self.layers {
-            total += layer.raw_len;
+            total = total.saturating_add(layer.raw_len);
             if !layer.injected.is_empty() {
-                total += layer.raw_len
-                    + layer.injected_height * leaf_permutations(self.total_width(&layer.injected));
+                total = total
+                    .saturating_add(layer.raw_len)
+                    .saturating_add(group(layer.injected_height, &layer.injected));
             }
         }
         total
     }
 
-    /// Sum of the widths of a list of matrices.
+    /// Sum of the widths of a list of matrices (at most [`MAX_WIDTH`], checked by `new`).
     pub(crate) fn total_width(&self, matrices: &[usize]) -> usize {
         matrices.iter().map(|&m| self.dims[m].width).sum()
     }
@@ -319,5 +458,125 @@ mod tests {
         );
         assert_eq!(shape.depth(), 3);
         assert_eq!(shape.row_index(0, 5), 2);
+    }
+
+    #[test]
+    fn log2_ceil_is_total() {
+        for (n, log) in [
+            (0, 0),
+            (1, 0),
+            (2, 1),
+            (3, 2),
+            (1 << 48, 48),
+            ((1 << 48) + 1, 49),
+            ((1 << 63) - 1, 63),
+            (1 << 63, 63),
+            ((1 << 63) + 1, 64),
+            (usize::MAX, 64),
+        ] {
+            assert_eq!(log2_ceil(n), log, "{n}");
+        }
+        for n in 1..=1025usize {
+            assert_eq!(
+                log2_ceil(n),
+                n.next_power_of_two().trailing_zeros() as usize
+            );
+        }
+    }
+
+    /// The largest supported shape is a shape like any other: its arithmetic (depth, caps,
+    /// row indices, cost) is exact, and the cost estimate saturates instead of wrapping.
+    #[test]
+    fn the_largest_shape_computes_without_overflow() {
+        let shape = TreeShape::new(&[
+            Dimensions {
+                width: MAX_WIDTH - 1,
+                height: MAX_HEIGHT,
+            },
+            Dimensions {
+                width: 1,
+                height: 1,
+            },
+        ])
+        .unwrap();
+        assert_eq!(shape.depth(), MAX_LOG_HEIGHT);
+        assert_eq!(shape.cap_size(MAX_LOG_HEIGHT), Some(MAX_HEIGHT));
+        assert_eq!(shape.cap_size(MAX_LOG_HEIGHT + 1), None);
+        assert_eq!(shape.cap_size(usize::MAX), None);
+        assert_eq!(shape.row_index(1, MAX_HEIGHT - 1), 0);
+        assert_eq!(shape.row_index(0, usize::MAX), usize::MAX);
+        assert_eq!(shape.permutations(|len| len), usize::MAX);
+        assert_eq!(shape.permutations(|_| usize::MAX), usize::MAX);
+        let one = TreeShape::new(&dims(&[MAX_HEIGHT - 1])).unwrap();
+        assert_eq!(one.depth(), MAX_LOG_HEIGHT);
+        assert_eq!(one.cap_size(MAX_LOG_HEIGHT), Some(MAX_HEIGHT));
+        // 2^48 leaves, 2^48 − 1 compressions (one permutation per leaf of width 1).
+        assert_eq!(
+            one.permutations(|len| len),
+            (MAX_HEIGHT - 1) + (MAX_HEIGHT - 1)
+        );
+    }
+
+    #[test]
+    fn sizes_beyond_the_limits_are_typed_errors() {
+        for height in [
+            MAX_HEIGHT + 1,
+            (1 << 63) + 1,
+            usize::MAX,
+            usize::MAX - 1,
+            1 << 63,
+        ] {
+            let err = TreeShape::new(&dims(&[4, height])).unwrap_err();
+            assert_eq!(err, ShapeError::HeightTooLarge { matrix: 1, height });
+            let msg = err.to_string();
+            assert!(
+                msg.contains("matrix 1") && msg.contains(&format!("height {height}")),
+                "{msg}"
+            );
+        }
+        let wide = |width| Dimensions { width, height: 2 };
+        assert_eq!(
+            TreeShape::new(&[wide(3), wide(0)]).unwrap_err(),
+            ShapeError::ZeroWidth { matrix: 1 }
+        );
+        for width in [MAX_WIDTH + 1, usize::MAX] {
+            let err = TreeShape::new(&[wide(width)]).unwrap_err();
+            assert_eq!(err, ShapeError::WidthTooLarge { matrix: 0, width });
+            assert!(err.to_string().contains(&format!("width {width}")), "{err}");
+        }
+        assert!(TreeShape::new(&[wide(MAX_WIDTH)]).is_ok());
+        let half = MAX_WIDTH / 2;
+        let err = TreeShape::new(&[wide(half), wide(half), wide(1)]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::TotalWidthTooLarge {
+                matrix: 2,
+                total: MAX_WIDTH + 1
+            }
+        );
+        assert!(err.to_string().contains("matrices 0..=2"), "{err}");
+        // Many matrices: linear-time validation, and the limits still hold for the sum.
+        let many = vec![wide(1); 1 << 20];
+        assert_eq!(TreeShape::new(&many).unwrap().leaves.len(), 1 << 20);
+        let err = TreeShape::new(&vec![wide(1 << 12); (1 << 20) + 1]).unwrap_err();
+        assert_eq!(
+            err,
+            ShapeError::TotalWidthTooLarge {
+                matrix: 1 << 20,
+                total: MAX_WIDTH + (1 << 12)
+            }
+        );
+        // A height above the limit is reported even when another check would also fail.
+        assert_eq!(
+            TreeShape::new(&[Dimensions {
+                width: 0,
+                height: usize::MAX
+            }])
+            .unwrap_err(),
+            ShapeError::HeightTooLarge {
+                matrix: 0,
+                height: usize::MAX
+            }
+        );
     }
 }

@@ -8,51 +8,117 @@ use aurum_goldilocks::Goldilocks;
 use aurum_symmetric::{Compressor, compress_layer, hash_rows};
 
 use crate::config::MerkleConfig;
+use crate::shape::{Dimensions, MAX_HEIGHT, MAX_LOG_HEIGHT, ShapeError, TreeShape, check_width};
 use crate::tree::{Digest, MatrixError, ZERO_DIGEST};
 use crate::verify::Commitment;
 
 /// Elements buffered before a chunk of rows is hashed (8 MiB).
 const CHUNK_ELEMENTS: usize = 1 << 20;
 
-/// Why a streamed commitment could not be finished.
+/// Why a streamed commitment cannot be made: every error of [`StreamingCommitter`], from
+/// construction to [`StreamingCommitter::finish`].
+///
+/// The shape and buffer facts are the same as for in-memory trees and reuse their types
+/// (the streamed matrix is matrix 0); only what is particular to streaming — a cap height
+/// checked against a height still unknown, a row count promised up front — has its own
+/// variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StreamError {
-    /// No rows were given.
-    Empty,
-    /// The cap height exceeds the depth of the tree the rows formed.
+    /// The width or the height is out of range: zero width, above
+    /// [`MAX_WIDTH`](crate::shape::MAX_WIDTH), no rows at all, or more than
+    /// [`MAX_HEIGHT`] rows.
+    Shape(ShapeError),
+    /// Pushed values that are not whole rows.
+    Rows(MatrixError),
+    /// The cap height exceeds the depth of the tree over `height` rows: the final height
+    /// (or the declared one), or [`MAX_HEIGHT`] when it is not known yet.
     CapTooHigh {
         /// Requested cap height.
         cap_height: usize,
         /// Depth of the tree.
         depth: usize,
+        /// The number of rows that tree has (or may have, at most).
+        height: usize,
+    },
+    /// The rows pushed differ from the height given to [`StreamingCommitter::with_height`]:
+    /// more (refused by the push that would exceed it) or fewer (at `finish`).
+    WrongRowCount {
+        /// The declared height.
+        declared: usize,
+        /// The rows pushed, counting the refused push.
+        rows: usize,
     },
 }
 
 impl fmt::Display for StreamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StreamError::Empty => write!(f, "no rows to commit to"),
-            StreamError::CapTooHigh { cap_height, depth } => {
+            StreamError::Shape(e) => e.fmt(f),
+            StreamError::Rows(e) => e.fmt(f),
+            StreamError::CapTooHigh {
+                cap_height,
+                depth,
+                height,
+            } => {
                 write!(
                     f,
-                    "cap height {cap_height} exceeds the depth {depth} of a tree over these rows"
-                )
+                    "cap height {cap_height} exceeds the depth {depth} of a tree over {height} rows"
+                )?;
+                if *height == MAX_HEIGHT {
+                    write!(f, " (the largest supported height)")?;
+                }
+                Ok(())
             }
+            StreamError::WrongRowCount { declared, rows } => write!(
+                f,
+                "{rows} rows pushed, but the matrix was declared with height {declared}"
+            ),
         }
     }
 }
 
-impl std::error::Error for StreamError {}
+impl std::error::Error for StreamError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StreamError::Shape(e) => Some(e),
+            StreamError::Rows(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ShapeError> for StreamError {
+    fn from(e: ShapeError) -> Self {
+        StreamError::Shape(e)
+    }
+}
+
+impl From<MatrixError> for StreamError {
+    fn from(e: MatrixError) -> Self {
+        StreamError::Rows(e)
+    }
+}
 
 /// Builds the commitment of a single matrix from its rows, in order.
+///
+/// Every argument is checked as early as it can be: the width and the cap height at
+/// construction, the row count at each push (against [`MAX_HEIGHT`], or against the declared
+/// height of [`StreamingCommitter::with_height`]). Without a declared height, whether the cap
+/// height fits the tree is known only at [`StreamingCommitter::finish`]; callers who know
+/// the row count up front (from a file's size, say) should declare it, so that an
+/// unsatisfiable cap height is refused before any row is read.
 #[derive(Debug)]
 pub struct StreamingCommitter<'c, C: MerkleConfig> {
     config: &'c C,
     width: usize,
     cap_height: usize,
+    /// The height promised by `with_height`.
+    declared: Option<usize>,
     /// Rows per full chunk (a power of two), hashed and compressed to one node in bulk.
     chunk_rows: usize,
+    /// Whole rows not yet hashed (fewer than a chunk; allocated at the first push).
     buffer: Vec<Goldilocks>,
+    /// Rows hashed so far.
     rows: usize,
     /// Per level: a completed left child waiting for its sibling.
     pending: Vec<Option<Digest>>,
@@ -64,27 +130,77 @@ pub struct StreamingCommitter<'c, C: MerkleConfig> {
 }
 
 impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
-    /// A committer for rows of `width` elements, producing a cap of height `cap_height`.
-    pub fn new(config: &'c C, width: usize, cap_height: usize) -> Result<Self, MatrixError> {
-        if width == 0 {
-            return Err(MatrixError::ZeroWidth);
+    /// A committer for rows of `width` elements, producing a cap of height `cap_height`,
+    /// for any number of rows up to [`MAX_HEIGHT`].
+    ///
+    /// # Errors
+    /// [`StreamError::Shape`] for a width of 0 or above
+    /// [`MAX_WIDTH`](crate::shape::MAX_WIDTH); [`StreamError::CapTooHigh`] for a cap height
+    /// above [`MAX_LOG_HEIGHT`], which no tree within the height limit is deep enough for.
+    pub fn new(config: &'c C, width: usize, cap_height: usize) -> Result<Self, StreamError> {
+        check_width(0, width)?;
+        if cap_height > MAX_LOG_HEIGHT {
+            return Err(StreamError::CapTooHigh {
+                cap_height,
+                depth: MAX_LOG_HEIGHT,
+                height: MAX_HEIGHT,
+            });
         }
+        Ok(Self::from_checked(config, width, cap_height, None))
+    }
+
+    /// A committer for exactly `height` rows of `width` elements, producing a cap of height
+    /// `cap_height`. The whole shape is checked here, before any row is read.
+    ///
+    /// # Errors
+    /// [`StreamError::Shape`] for a width of 0 or above
+    /// [`MAX_WIDTH`](crate::shape::MAX_WIDTH), a height of 0 or above [`MAX_HEIGHT`];
+    /// [`StreamError::CapTooHigh`] for a cap height above the depth of a tree over `height`
+    /// rows (`⌈log₂ height⌉`). Later, [`StreamingCommitter::push_rows`] refuses rows beyond
+    /// `height` and [`StreamingCommitter::finish`] fewer than `height`, both with
+    /// [`StreamError::WrongRowCount`].
+    pub fn with_height(
+        config: &'c C,
+        width: usize,
+        height: usize,
+        cap_height: usize,
+    ) -> Result<Self, StreamError> {
+        let shape = TreeShape::new(&[Dimensions { width, height }])?;
+        if cap_height > shape.depth() {
+            return Err(StreamError::CapTooHigh {
+                cap_height,
+                depth: shape.depth(),
+                height,
+            });
+        }
+        Ok(Self::from_checked(config, width, cap_height, Some(height)))
+    }
+
+    /// A committer whose width (1..=MAX_WIDTH) and cap height (≤ MAX_LOG_HEIGHT) are checked.
+    fn from_checked(
+        config: &'c C,
+        width: usize,
+        cap_height: usize,
+        declared: Option<usize>,
+    ) -> Self {
+        // 1 ≤ width: the division is defined, and the result is at most 2^16 rows.
         let chunk_rows = (CHUNK_ELEMENTS / width)
             .max(1)
             .next_power_of_two()
             .min(1 << 16);
-        Ok(Self {
+        Self {
             config,
             width,
             cap_height,
+            declared,
             chunk_rows,
-            buffer: Vec::with_capacity(chunk_rows * width),
+            buffer: Vec::new(),
             rows: 0,
             pending: Vec::new(),
             counts: Vec::new(),
             recorded: Vec::new(),
             record_from: 0,
-        })
+        }
     }
 
     /// Rows consumed so far.
@@ -93,16 +209,44 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
         self.rows + self.buffer.len() / self.width
     }
 
-    /// Appends whole rows (`values.len()` must be a multiple of the width).
-    pub fn push_rows(&mut self, mut values: &[Goldilocks]) -> Result<(), MatrixError> {
+    /// Appends whole rows (`values.len()` must be a multiple of the width). A refused push
+    /// consumes nothing: the committer is as it was before.
+    ///
+    /// # Errors
+    /// [`StreamError::Rows`] for values that are not whole rows;
+    /// [`StreamError::WrongRowCount`] for rows beyond the height declared to
+    /// [`StreamingCommitter::with_height`]; [`StreamError::Shape`]
+    /// ([`ShapeError::HeightTooLarge`]) for rows beyond [`MAX_HEIGHT`].
+    pub fn push_rows(&mut self, mut values: &[Goldilocks]) -> Result<(), StreamError> {
         if !values.len().is_multiple_of(self.width) {
-            return Err(MatrixError::RaggedLength {
+            return Err(StreamError::Rows(MatrixError::RaggedLength {
                 len: values.len(),
                 width: self.width,
-            });
+            }));
         }
+        // rows() ≤ MAX_HEIGHT = 2^48 and the new rows ≤ values.len() < 2^61: no overflow.
+        let rows = self.rows() + values.len() / self.width;
+        match self.declared {
+            Some(declared) if rows > declared => {
+                return Err(StreamError::WrongRowCount { declared, rows });
+            }
+            None if rows > MAX_HEIGHT => {
+                return Err(StreamError::Shape(ShapeError::HeightTooLarge {
+                    matrix: 0,
+                    height: rows,
+                }));
+            }
+            _ => {}
+        }
+        // chunk_rows · width ≤ max(2 · CHUNK_ELEMENTS, MAX_WIDTH): no overflow.
         let chunk_len = self.chunk_rows * self.width;
+        if !values.is_empty() && self.buffer.capacity() == 0 {
+            // Allocated only now: a very wide committer that never receives a row costs
+            // nothing, and one that does receives at least one row's worth of memory first.
+            self.buffer.reserve_exact(chunk_len);
+        }
         while !values.is_empty() {
+            // The buffer holds whole rows and fewer than a chunk, so `take` is whole rows.
             let take = (chunk_len - self.buffer.len()).min(values.len());
             self.buffer.extend_from_slice(&values[..take]);
             values = &values[take..];
@@ -116,14 +260,18 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
     /// Hashes a full, aligned chunk and compresses it to a single node in bulk.
     fn flush_full_chunk(&mut self) {
         let mut layer = vec![ZERO_DIGEST; self.chunk_rows];
-        hash_rows(self.config.leaf(), &self.buffer, self.width, &mut layer).expect("whole rows");
+        // The buffer is exactly chunk_rows rows of `width` elements: the lengths match.
+        hash_rows(self.config.leaf(), &self.buffer, self.width, &mut layer)
+            .expect("a full chunk is chunk_rows whole rows");
         self.rows += self.chunk_rows;
         self.buffer.clear();
         let mut level = 0;
         while layer.len() > 1 {
             self.record_many(level, &layer);
             let mut parents = vec![ZERO_DIGEST; layer.len() / 2];
-            compress_layer(self.config.node(), &layer, &mut parents).expect("even layer");
+            // chunk_rows is a power of two, so every layer above 1 has even length.
+            compress_layer(self.config.node(), &layer, &mut parents)
+                .expect("a power-of-two layer pairs up");
             layer = parents;
             level += 1;
         }
@@ -179,21 +327,34 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
 
     /// Finishes the tree (padding odd layers with zero digests, as the in-memory tree does)
     /// and returns the cap.
+    ///
+    /// # Errors
+    /// [`StreamError::WrongRowCount`] if fewer rows than a declared height were pushed;
+    /// [`StreamError::Shape`] ([`ShapeError::EmptyMatrix`]) if no rows were pushed;
+    /// [`StreamError::CapTooHigh`] if the cap height exceeds the depth of the tree the rows
+    /// formed (only possible without a declared height).
     pub fn finish(mut self) -> Result<Commitment, StreamError> {
+        let rows = self.rows();
+        if let Some(declared) = self.declared
+            && rows != declared
+        {
+            return Err(StreamError::WrongRowCount { declared, rows });
+        }
+        if rows == 0 {
+            return Err(StreamError::Shape(ShapeError::EmptyMatrix { matrix: 0 }));
+        }
         // The last, partial chunk: hash in bulk, then feed leaf by leaf.
         if !self.buffer.is_empty() {
             let rows = self.buffer.len() / self.width;
             let mut leaves = vec![ZERO_DIGEST; rows];
+            // push_rows only ever buffers whole rows.
             hash_rows(self.config.leaf(), &self.buffer, self.width, &mut leaves)
-                .expect("whole rows");
+                .expect("the buffer holds whole rows");
             self.rows += rows;
             self.buffer = Vec::new();
             for leaf in leaves {
                 self.push_node(0, leaf);
             }
-        }
-        if self.rows == 0 {
-            return Err(StreamError::Empty);
         }
         // Level j holds counts[j] real nodes; an odd count above one gets a zero sibling.
         let mut level = 0;
@@ -217,12 +378,44 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
             return Err(StreamError::CapTooHigh {
                 cap_height: self.cap_height,
                 depth,
+                height: self.rows,
             });
         }
         let cap_layer = &self.recorded[depth - self.cap_height];
+        // cap_height ≤ depth ≤ MAX_LOG_HEIGHT: the shift is in range.
         let cap_len = (1usize << self.cap_height).min(cap_layer.len());
         Ok(Commitment {
             cap: cap_layer[..cap_len].to_vec(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config;
+
+    /// Pushing past `MAX_HEIGHT` rows needs 2^48 rows; the counter is set instead (the check
+    /// reads only the count, and a refused push touches nothing else).
+    #[test]
+    fn rows_beyond_the_height_limit_are_refused() {
+        let config = config::poseidon2_w8();
+        let row = [Goldilocks::ONE; 2];
+        let mut stream = StreamingCommitter::new(&config, 2, 0).unwrap();
+        stream.rows = MAX_HEIGHT - 1;
+        stream.push_rows(&row).unwrap();
+        assert_eq!(stream.rows(), MAX_HEIGHT);
+        let err = stream.push_rows(&row).unwrap_err();
+        assert_eq!(
+            err,
+            StreamError::Shape(ShapeError::HeightTooLarge {
+                matrix: 0,
+                height: MAX_HEIGHT + 1
+            })
+        );
+        assert!(err.to_string().contains("height 281474976710657"), "{err}");
+        assert_eq!(stream.rows(), MAX_HEIGHT, "a refused push consumes nothing");
+        // An empty push never exceeds anything.
+        stream.push_rows(&[]).unwrap();
     }
 }

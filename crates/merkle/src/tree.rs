@@ -44,7 +44,8 @@ impl fmt::Display for MatrixError {
             MatrixError::RaggedLength { len, width } => write!(
                 f,
                 "{len} elements do not form rows of width {width} ({} left over)",
-                len % width
+                // Never 0 as built here; the fields are public, so do not divide by it.
+                len.checked_rem(*width).unwrap_or(*len)
             ),
         }
     }
@@ -88,16 +89,19 @@ impl<'a> Matrix<'a> {
         }
     }
 
-    /// Row `i`.
-    ///
-    /// # Panics
-    /// Panics if `i ≥ height`.
+    /// Row `i`, or `None` if `i ≥ height`.
     #[must_use]
-    pub fn row(&self, i: usize) -> &'a [Goldilocks] {
+    pub fn row(&self, i: usize) -> Option<&'a [Goldilocks]> {
+        // Below the height, (i + 1) · width ≤ len: no product can overflow.
+        (i < self.height()).then(|| self.row_at(i))
+    }
+
+    /// Row `i < height` (the tree's own indices, which the shape keeps in range).
+    fn row_at(&self, i: usize) -> &'a [Goldilocks] {
         &self.values[i * self.width..(i + 1) * self.width]
     }
 
-    /// Rows `start..end` as one slice.
+    /// Rows `start..end` (`end ≤ height`) as one slice.
     fn rows(&self, start: usize, end: usize) -> &'a [Goldilocks] {
         &self.values[start * self.width..end * self.width]
     }
@@ -269,7 +273,10 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
     pub fn cap(&self, cap_height: usize) -> Result<Vec<Digest>, OpenError> {
         self.check_cap_height(cap_height)?;
         let depth = self.shape.depth();
-        let len = self.shape.cap_len(cap_height);
+        let len = self
+            .shape
+            .cap_len(cap_height)
+            .ok_or(OpenError::CapTooHigh { cap_height, depth })?;
         let layer = depth - cap_height;
         let digests = match layer.checked_sub(self.dropped) {
             Some(stored) => self.layers[stored][..len].to_vec(),
@@ -363,7 +370,7 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
                 .matrices
                 .iter()
                 .enumerate()
-                .map(|(m, matrix)| matrix.row(self.shape.row_index(m, index)).to_vec())
+                .map(|(m, matrix)| matrix.row_at(self.shape.row_index(m, index)).to_vec())
                 .collect();
             let mut siblings = Vec::with_capacity(path_len);
             for j in 0..path_len {
@@ -504,7 +511,7 @@ impl<C: MerkleConfig> Builder<'_, C> {
             let mut scratch = Vec::with_capacity(digests.len() * width);
             for row in first + offset..first + offset + digests.len() {
                 for &m in matrices {
-                    scratch.extend_from_slice(self.matrices[m].row(row));
+                    scratch.extend_from_slice(self.matrices[m].row_at(row));
                 }
             }
             dispatch(HashRows {

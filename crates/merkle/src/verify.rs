@@ -11,6 +11,11 @@ use crate::shape::{Dimensions, ShapeError, TreeShape};
 use crate::tree::{Digest, hash_leaf_rows};
 
 /// What a prover publishes: the cap (one digest, the root, for cap height 0).
+///
+/// A verifier must check openings against a commitment it already trusts (received before
+/// the openings, or fixed by the protocol), never against one shipped with the proof it is
+/// checking: whoever picks the cap picks which trees "verify". Its length is trusted with it:
+/// [`verify`] reads the cap height from it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Commitment {
     /// The digests of the layer `log₂(cap.len())` below the root.
@@ -19,6 +24,9 @@ pub struct Commitment {
 
 /// One leaf's opening: the rows it covers in every matrix (input order) and the sibling
 /// digests from the leaf layer up to the cap.
+///
+/// This is the only untrusted part of a proof. The dimensions and the leaf index it is
+/// checked against must come from the verifier (see [`verify`]), not from the prover.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Opening {
     /// Row of each matrix at this leaf.
@@ -162,6 +170,33 @@ impl std::error::Error for VerifyError {}
 
 /// Checks that `opening` proves the rows of leaf `index` of a tree over matrices of
 /// dimensions `dims` (input order) with commitment `commitment`.
+///
+/// # Trust
+/// `config`, `commitment`, `dims` and `index` must come from the verifier (the protocol, a
+/// trusted commitment received earlier, its own challenge), never from the prover or the
+/// proof: only `opening` is the prover's. The leaf hash and the tree shape decide what a path
+/// means, so a prover who chooses them can make almost anything verify: with plonky2's
+/// `hash_or_noop` leaves, dimensions `[Dimensions { width: 4, height: 1 }]` describe a
+/// one-leaf tree whose root *is* its row, so "opening" the row `root` with no siblings
+/// verifies against any root whatsoever. Likewise a prover-chosen index opens a leaf nobody
+/// challenged.
+///
+/// The cap height is not a separate argument: it is read from `commitment.cap.len()` (cap
+/// lengths grow strictly with the cap height, so the length names it), which is sound
+/// because the commitment is trusted. A cap whose length fits no height of this tree is
+/// [`VerifyError::InvalidCapLength`]; a cap below the layer where shorter matrices join
+/// (above [`TreeShape::max_cap_height`]) commits to nothing about them and is
+/// [`VerifyError::MatricesAboveCap`].
+///
+/// # Errors
+/// Every input gives a result, never a panic, hang or allocation beyond the size of the
+/// inputs (the work is `O(n log n)` for `n` matrices plus one hash of the opened rows):
+/// dimensions beyond the limits of [`TreeShape::new`] (heights above
+/// [`MAX_HEIGHT`](crate::shape::MAX_HEIGHT), widths above
+/// [`MAX_WIDTH`](crate::shape::MAX_WIDTH), …) are [`VerifyError::InvalidDimensions`]; an
+/// index, a row count, a row width, a path length or a cap length that does not fit the
+/// shape is rejected (with what was expected) before anything is hashed; otherwise the
+/// recomputed digest must equal the cap entry the path leads to.
 pub fn verify<C: MerkleConfig>(
     config: &C,
     commitment: &Commitment,
@@ -192,9 +227,10 @@ pub fn verify<C: MerkleConfig>(
         }
     }
     let depth = shape.depth();
-    // Cap lengths grow strictly with the cap height, so the length names the height.
+    // Cap lengths grow strictly with the cap height, so the length names the height (at most
+    // MAX_LOG_HEIGHT + 1 candidates, whatever the cap's length).
     let cap_height = (0..=depth)
-        .find(|&h| shape.cap_len(h) == commitment.cap.len())
+        .find(|&h| shape.cap_len(h) == Some(commitment.cap.len()))
         .ok_or(VerifyError::InvalidCapLength {
             len: commitment.cap.len(),
         })?;

@@ -225,11 +225,14 @@ proptest! {
         let tree = MerkleTree::new(&config, vec![Matrix::new(&data, width).unwrap()]).unwrap();
         let cap_height = cap_pick.min(tree.shape().depth());
         let mut stream = StreamingCommitter::new(&config, width, cap_height).unwrap();
+        let mut declared = StreamingCommitter::with_height(&config, width, height, cap_height).unwrap();
         // Feed in uneven pieces of whole rows.
         for piece in data.chunks(width * 7) {
             stream.push_rows(piece).unwrap();
+            declared.push_rows(piece).unwrap();
         }
         prop_assert_eq!(stream.finish().unwrap(), tree.commitment(cap_height).unwrap());
+        prop_assert_eq!(declared.finish().unwrap(), tree.commitment(cap_height).unwrap());
     }
 }
 
@@ -242,13 +245,21 @@ fn streaming_over_many_chunks() {
     let tree = MerkleTree::new(&config, vec![Matrix::new(&data, width).unwrap()]).unwrap();
     for cap_height in [0, 1, 4, 16] {
         let mut stream = StreamingCommitter::new(&config, width, cap_height).unwrap();
+        let mut declared =
+            StreamingCommitter::with_height(&config, width, height, cap_height).unwrap();
         for piece in data.chunks(width * 1000) {
             stream.push_rows(piece).unwrap();
+            declared.push_rows(piece).unwrap();
         }
         assert_eq!(
             stream.finish().unwrap(),
             tree.commitment(cap_height).unwrap(),
             "cap {cap_height}"
+        );
+        assert_eq!(
+            declared.finish().unwrap(),
+            tree.commitment(cap_height).unwrap(),
+            "declared, cap {cap_height}"
         );
     }
 }

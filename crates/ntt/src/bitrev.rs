@@ -35,6 +35,10 @@ fn swap_rows(values: &mut [Goldilocks], width: usize, i: usize, j: usize) {
 }
 
 /// Permutes the `2^log_n` rows of a row-major matrix into bit-reversed order.
+///
+/// `values.len() = width · 2^log_n` with `log_n ≤ 32`: every public entry derives `width` and
+/// `log_n` from the buffer's length and checks them (`shape`), so no caller size reaches
+/// here unchecked; the assertion guards this module's own callers.
 pub(crate) fn bit_reverse_rows(values: &mut [Goldilocks], width: usize, log_n: usize) {
     debug_assert_eq!(values.len(), width << log_n);
     let n = 1usize << log_n;
@@ -94,6 +98,7 @@ pub(crate) fn gather_bit_reversed(
     log_n: usize,
 ) {
     use rayon::prelude::*;
+    // Internal invariants (the LDE passes blocks of its own checked shape), as above.
     debug_assert_eq!(src.len(), width << log_n);
     debug_assert_eq!(dst.len(), src.len());
     let q = (64 / width).max(1).ilog2().min(log_n as u32) as usize;

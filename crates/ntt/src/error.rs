@@ -42,6 +42,14 @@ pub enum NttError {
         /// Elements given.
         found: usize,
     },
+    /// An LDE's output (`len · 2^added_bits` elements) would exceed the largest possible
+    /// buffer (`isize::MAX` bytes).
+    OutputTooLarge {
+        /// Elements in the input.
+        len: usize,
+        /// The `added_bits` given.
+        added_bits: usize,
+    },
     /// A coset shift of zero does not define a coset.
     ZeroShift,
     /// A domain generator must have multiplicative order exactly `2^32`.
@@ -80,6 +88,11 @@ impl fmt::Display for NttError {
             NttError::OutputLength { expected, found } => {
                 write!(f, "output buffer has {found} elements, expected {expected}")
             }
+            NttError::OutputTooLarge { len, added_bits } => write!(
+                f,
+                "an LDE of {len} elements with {added_bits} added bits needs a buffer of \
+                 {len} · 2^{added_bits} elements, more than can be allocated"
+            ),
             NttError::ZeroShift => write!(f, "coset shift must be non-zero"),
             NttError::NotATwoAdicGenerator { generator } => write!(
                 f,

@@ -254,19 +254,16 @@ impl Ntt {
         output: Order,
     ) -> Result<Vec<E>, NttError> {
         let shape = shape::<E>(values.len(), width)?;
-        check_lde(shape, added_bits)?;
+        let out_len = check_lde::<E>(values.len(), shape, added_bits)?;
         if shift.is_zero() {
             return Err(NttError::ZeroShift);
         }
         let backend = self.backend()?;
         // Written in parallel: the first touch of fresh pages (faults, kernel zeroing) is a
         // large part of an LDE's cost and should not run on one thread.
-        let mut out = Vec::with_capacity(values.len() << added_bits);
+        let mut out = Vec::with_capacity(out_len);
         out.par_extend(values.par_iter().copied());
-        out.par_extend(rayon::iter::repeat_n(
-            E::default(),
-            values.len() * ((1 << added_bits) - 1),
-        ));
+        out.par_extend(rayon::iter::repeat_n(E::default(), out_len - values.len()));
         self.lde_base(
             E::as_base_mut(&mut out),
             shape,
@@ -290,12 +287,12 @@ impl Ntt {
         output: Order,
     ) -> Result<Vec<E>, NttError> {
         let shape = shape::<E>(values.len(), width)?;
-        check_lde(shape, added_bits)?;
+        let out_len = check_lde::<E>(values.len(), shape, added_bits)?;
         if shift.is_zero() {
             return Err(NttError::ZeroShift);
         }
         let backend = self.backend()?;
-        let extra = values.len() * ((1 << added_bits) - 1);
+        let extra = out_len - values.len();
         values.reserve_exact(extra);
         values.par_extend(rayon::iter::repeat_n(E::default(), extra));
         self.lde_base(
@@ -321,8 +318,7 @@ impl Ntt {
         output: Order,
     ) -> Result<(), NttError> {
         let shape = shape::<E>(values.len(), width)?;
-        check_lde(shape, added_bits)?;
-        let expected = values.len() << added_bits;
+        let expected = check_lde::<E>(values.len(), shape, added_bits)?;
         if out.len() != expected {
             return Err(NttError::OutputLength {
                 expected,
@@ -495,10 +491,17 @@ impl Ntt {
     }
 }
 
-fn check_lde(shape: Shape, added_bits: usize) -> Result<(), NttError> {
+/// Checks an LDE of `len` elements of shape `shape` by `added_bits` and returns its output
+/// length, `len · 2^added_bits`.
+fn check_lde<E: NttElement>(
+    len: usize,
+    shape: Shape,
+    added_bits: usize,
+) -> Result<usize, NttError> {
     if !ADDED_BITS.contains(&added_bits) {
         return Err(NttError::AddedBits { added_bits });
     }
+    // Both terms are small now: log_height ≤ 32, added_bits ≤ 4.
     let log_size = shape.log_height + added_bits;
     if log_size > MAX_LOG_SIZE {
         return Err(NttError::TooLarge {
@@ -506,7 +509,14 @@ fn check_lde(shape: Shape, added_bits: usize) -> Result<(), NttError> {
             max_log_size: MAX_LOG_SIZE,
         });
     }
-    Ok(())
+    // The output must be a buffer that can exist (at most isize::MAX bytes): for inputs
+    // above 1/16 of the address space (or of memory, on 32-bit targets) it cannot.
+    len.checked_mul(1 << added_bits)
+        .filter(|&out| {
+            out.checked_mul(size_of::<E>())
+                .is_some_and(|bytes| isize::try_from(bytes).is_ok())
+        })
+        .ok_or(NttError::OutputTooLarge { len, added_bits })
 }
 
 #[cfg(test)]
@@ -528,14 +538,20 @@ mod tests {
             width: 1,
             log_height: 30,
         };
-        assert!(check_lde(big, 2).is_ok());
+        assert_eq!(check_lde::<Goldilocks>(1 << 30, big, 2), Ok(1 << 32));
         assert_eq!(
-            check_lde(big, 3),
+            check_lde::<Goldilocks>(1 << 30, big, 3),
             Err(NttError::TooLarge {
                 log_size: 33,
                 max_log_size: 32
             })
         );
+        for added_bits in [0, 5, 64, 65, usize::MAX] {
+            assert_eq!(
+                check_lde::<Goldilocks>(1 << 30, big, added_bits),
+                Err(NttError::AddedBits { added_bits })
+            );
+        }
         assert_eq!(
             shape::<aurum_goldilocks::Goldilocks2>(usize::MAX, usize::MAX).unwrap_err(),
             NttError::LengthNotMultipleOfWidth {
@@ -543,5 +559,67 @@ mod tests {
                 width: usize::MAX
             }
         );
+    }
+
+    /// Buffers this large cannot be allocated in a test; the shape checks see only lengths.
+    #[test]
+    fn heights_beyond_two_to_the_32_are_refused_at_any_width() {
+        for (len, width, log_size) in [
+            (1usize << 33, 1, 33),
+            (1 << 40, 1 << 7, 33),
+            (1 << 63, 1, 63),
+            (1 << 63, 1 << 20, 43),
+        ] {
+            assert_eq!(
+                shape::<Goldilocks>(len, width).unwrap_err(),
+                NttError::TooLarge {
+                    log_size,
+                    max_log_size: 32
+                },
+                "{len} / {width}"
+            );
+        }
+        assert_eq!(
+            shape::<Goldilocks>(usize::MAX, 1).unwrap_err(),
+            NttError::HeightNotPowerOfTwo { height: usize::MAX }
+        );
+        // A 2^32-row matrix of any width is in range (as lengths).
+        assert!(shape::<Goldilocks>(1 << 40, 1 << 8).is_ok());
+    }
+
+    /// LDE output lengths that overflow when shifted, or that no buffer can have, are errors.
+    #[test]
+    fn lde_outputs_beyond_the_address_space_are_refused() {
+        let shape = Shape {
+            width: 1 << 28,
+            log_height: 28,
+        };
+        // 2^56 elements in: ×16 is 2^60 elements, 2^63 bytes, one more than isize::MAX.
+        assert_eq!(
+            check_lde::<Goldilocks>(1 << 56, shape, 4),
+            Err(NttError::OutputTooLarge {
+                len: 1 << 56,
+                added_bits: 4
+            })
+        );
+        assert_eq!(
+            check_lde::<Goldilocks>(1 << 56, shape, 3),
+            Ok(1 << 59),
+            "2^62 bytes fit"
+        );
+        // Goldilocks2 elements are 16 bytes.
+        assert_eq!(
+            check_lde::<aurum_goldilocks::Goldilocks2>(1 << 56, shape, 3),
+            Err(NttError::OutputTooLarge {
+                len: 1 << 56,
+                added_bits: 3
+            })
+        );
+        // Element counts that overflow usize when shifted.
+        for (len, added_bits) in [(1 << 61, 3), (1 << 63, 1), (usize::MAX, 1), (usize::MAX, 4)] {
+            let err = check_lde::<Goldilocks>(len, shape, added_bits).unwrap_err();
+            assert_eq!(err, NttError::OutputTooLarge { len, added_bits });
+            assert!(err.to_string().contains(&len.to_string()), "{err}");
+        }
     }
 }

@@ -82,6 +82,8 @@ pub(crate) fn transform_with(
     working_set: usize,
     source: Option<Source<'_>>,
 ) {
+    // The shape is derived from the buffer and checked at every public entry (`shape`), so
+    // this holds for any caller input; it guards the crate's own calls.
     debug_assert_eq!(values.len(), width << log_n);
     // Only the first pass of a DIF reads a source (it is the first to touch every row).
     debug_assert!(source.is_none() || flow == Flow::Dif);

@@ -4,7 +4,7 @@
 mod reference;
 
 use aurum_goldilocks::{Backend, Goldilocks, Goldilocks2};
-use aurum_ntt::{Domain, Ntt, NttError, Order};
+use aurum_ntt::{Domain, Ntt, NttElement, NttError, Order};
 use proptest::prelude::*;
 use reference::*;
 
@@ -405,4 +405,79 @@ fn bad_input_is_an_error_not_a_panic() {
             .to_string()
             .contains("power of two")
     );
+}
+
+/// Every entry point with absurd widths and blow-ups: typed errors, never a panic (no
+/// product or shift of the caller's sizes is formed before they are checked).
+#[test]
+fn hostile_sizes_are_errors_at_every_entry_point() {
+    fn every_entry<E: NttElement + PartialEq + core::fmt::Debug>(
+        values: &[E],
+        width: usize,
+        added_bits: usize,
+    ) -> Vec<Result<(), NttError>> {
+        let ntt = Ntt::default();
+        let shift = Goldilocks::from_u64(7);
+        let mut v = values.to_vec();
+        let mut out = vec![E::default(); values.len() * 2];
+        let results = [
+            ntt.forward(&mut v, width, Order::Natural),
+            ntt.inverse(&mut v, width, Order::BitReversed),
+            ntt.coset_forward(&mut v, width, shift, Order::BitReversed),
+            ntt.coset_inverse(&mut v, width, shift, Order::Natural),
+            ntt.bit_reverse_rows(&mut v, width),
+            ntt.coset_lde(values, width, added_bits, shift, Order::Natural)
+                .map(drop),
+            ntt.coset_lde_vec(
+                values.to_vec(),
+                width,
+                added_bits,
+                shift,
+                Order::BitReversed,
+            )
+            .map(drop),
+            ntt.coset_lde_into(values, width, added_bits, shift, &mut out, Order::Natural),
+        ];
+        if results.iter().all(Result::is_err) {
+            assert_eq!(v, values, "refused calls leave the data alone");
+        }
+        results.to_vec()
+    }
+    let all = |e: NttError| vec![Err(e); 8];
+    for width in [usize::MAX, usize::MAX / 2 + 1, 1 << 63, 1 << 32] {
+        for added_bits in [0, 1, 5, usize::MAX] {
+            let empty = NttError::HeightNotPowerOfTwo { height: 0 };
+            assert_eq!(
+                every_entry::<Goldilocks>(&[], width, added_bits),
+                all(empty.clone())
+            );
+            assert_eq!(
+                every_entry::<Goldilocks2>(&[], width, added_bits),
+                all(empty)
+            );
+            let one = NttError::LengthNotMultipleOfWidth { len: 1, width };
+            assert_eq!(
+                every_entry(&[Goldilocks::ONE], width, added_bits),
+                all(one.clone())
+            );
+            assert_eq!(
+                every_entry(&[Goldilocks2::ONE], width, added_bits),
+                all(one)
+            );
+        }
+    }
+    // A valid matrix with a blow-up out of range: only the LDEs refuse, naming it.
+    let v8 = vec![Goldilocks::ONE; 8];
+    for added_bits in [0, 5, 63, 64, 65, usize::MAX] {
+        let results = every_entry(&v8, 1, added_bits);
+        assert_eq!(results[..5], [Ok(()), Ok(()), Ok(()), Ok(()), Ok(())]);
+        for result in &results[5..] {
+            let e = result.as_ref().unwrap_err();
+            assert_eq!(e, &NttError::AddedBits { added_bits });
+            assert!(
+                e.to_string().contains(&format!("added_bits {added_bits}")),
+                "{e}"
+            );
+        }
+    }
 }

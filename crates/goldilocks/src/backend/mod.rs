@@ -1,5 +1,5 @@
-//! One module per backend, kept apart behind the dispatch in [`crate::dispatch`] (the way the
-//! BLAKE3 crate keeps `portable`, `avx2`, `avx512` and `neon` behind `platform.rs`).
+//! One module per backend, kept apart behind the dispatch in
+//! [`crate::dispatch`](mod@crate::dispatch) (the way the BLAKE3 crate keeps `portable`, `avx2`, `avx512` and `neon` behind `platform.rs`).
 //!
 //! This directory is the only place in the workspace with `unsafe` code or intrinsics.
 //!

@@ -43,7 +43,7 @@ pub use dispatch::{
 pub use extension::Goldilocks2;
 pub use field::{Canonical, Goldilocks, NonCanonical, P};
 pub use kernels::{LengthMismatch, ZeroElement};
-pub use packed::{LengthError, PackedField};
+pub use packed::{CoefficientSumTooLarge, LengthError, PackedField, SmallCoefficients};
 pub use traits::Field;
 
 /// NEON multiplication strategies, public so benchmarks can compare them.

@@ -19,7 +19,9 @@
 use aurum_goldilocks::kernels::{
     self, BatchInverse, BinaryOp, DotProduct, Elementwise, Scale, SumKernel,
 };
-use aurum_goldilocks::{Backend, Canonical, Goldilocks, Kernel, P, PackedField, dispatch_on};
+use aurum_goldilocks::{
+    Backend, Canonical, Goldilocks, Kernel, P, PackedField, SmallCoefficients, dispatch_on,
+};
 use libtest_mimic::{Arguments, Completion, Trial};
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
@@ -328,7 +330,7 @@ fn check_bulk_kernels(backend: Backend, a: &[Goldilocks], b: &[Goldilocks], c: G
 struct LinearCombinations {
     xs: [[Goldilocks; 8]; 12],
     cs: [Goldilocks; 12],
-    small: [u32; 12],
+    small: SmallCoefficients<12>,
 }
 
 impl Kernel for LinearCombinations {
@@ -356,8 +358,16 @@ fn check_linear_combinations(
     cs: [Goldilocks; 12],
     small: [u32; 12],
 ) {
-    let (full, got_small) =
-        dispatch_on(backend, LinearCombinations { xs, cs, small }).expect(SUPPORTED);
+    let coefficients = SmallCoefficients::try_new(small).expect("coefficients sum below 2^31");
+    let (full, got_small) = dispatch_on(
+        backend,
+        LinearCombinations {
+            xs,
+            cs,
+            small: coefficients,
+        },
+    )
+    .expect(SUPPORTED);
     for lane in 0..8 {
         let expected: Goldilocks = (0..12).map(|k| xs[k][lane] * cs[k]).sum();
         assert_eq!(
@@ -374,8 +384,8 @@ fn check_linear_combinations(
     }
 }
 
-/// Small coefficients whose sum stays below 2^31 (the contract of
-/// `linear_combination_small`), biased towards the largest allowed.
+/// Small coefficients whose sum stays below 2^31 (what `SmallCoefficients` accepts), biased
+/// towards the largest allowed.
 fn small_coefficients() -> impl Strategy<Value = [u32; 12]> {
     prop_oneof![
         proptest::array::uniform12(0u32..64),

@@ -71,7 +71,7 @@ mod fast;
 pub mod hash;
 pub mod reference;
 
-use aurum_goldilocks::{Backend, Goldilocks, PackedField};
+use aurum_goldilocks::{Backend, Goldilocks, PackedField, SmallCoefficients};
 use aurum_symmetric::{BatchTable, Permutation};
 
 use constants::{HALF_FULL_ROUNDS, PARTIAL_ROUNDS, WIDTH};
@@ -126,17 +126,21 @@ impl Poseidon {
 /// timings say nothing about Arm cores.
 const MEASURED_BATCH: BatchTable = BatchTable::new([4, 4, 4, 2]);
 
-/// The MDS matrix as `u32` rows, `MDS_U32[i][j]` multiplying `state[j]` in `out[i]`.
-const MDS_U32: [[u32; WIDTH]; WIDTH] = {
+/// The MDS matrix as small-coefficient rows, `MDS_U32[i].get()[j]` multiplying `state[j]` in
+/// `out[i]`.
+const MDS_U32: [SmallCoefficients<WIDTH>; WIDTH] = {
     let m = constants::mds_matrix();
-    let mut out = [[0u32; WIDTH]; WIDTH];
+    let mut out = [SmallCoefficients::new([0; WIDTH]); WIDTH];
     let mut i = 0;
     while i < WIDTH {
+        let mut row = [0u32; WIDTH];
         let mut j = 0;
         while j < WIDTH {
-            out[i][j] = m[i][j] as u32;
+            row[j] = m[i][j] as u32;
             j += 1;
         }
+        // A row summing to 2^31 or more fails to compile here.
+        out[i] = SmallCoefficients::new(row);
         i += 1;
     }
     out
@@ -244,7 +248,7 @@ impl Poseidon {
                 unroll!(i in [1 2 3 4 5 6 7 8 9 10 11] {
                     state[i] += s0 * cols[i - 1];
                 });
-                state[0] = s0.mul_small(MDS_U32[0][0]) + sum;
+                state[0] = s0.mul_small(MDS_U32[0].get()[0]) + sum;
             }
         }
     }

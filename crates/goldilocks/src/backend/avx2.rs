@@ -16,7 +16,7 @@ use core::mem::transmute;
 use super::impl_packed_ops;
 use crate::field::{EPSILON, HALF_P_PLUS_ONE, P};
 use crate::packed::check_block_len;
-use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField};
+use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField, SmallCoefficients};
 
 const WIDTH: usize = 4;
 const SIGN_BIT: u64 = 1 << 63;
@@ -127,8 +127,7 @@ unsafe impl PackedField for PackedAvx2 {
     }
 
     #[inline(always)]
-    fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &[u32; N]) -> Self {
-        debug_assert!(cs.iter().map(|&c| u64::from(c)).sum::<u64>() < 1 << 31);
+    fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &SmallCoefficients<N>) -> Self {
         Self::from_vector(linear_combination_small(xs, cs))
     }
 
@@ -415,16 +414,19 @@ fn mul_small(x: __m256i, c: u32) -> __m256i {
     }
 }
 
-/// `Σ xs[k]·cs[k]` with `Σ cs < 2^31`: the low and high 32-bit halves of every `x` are
-/// multiplied by `c` and summed separately (neither sum can overflow 64 bits), then the
-/// total `lo + hi·2^32 < 2^96` is reduced once.
+/// `Σ xs[k]·cs[k]` with `Σ cs < 2^31` (what `SmallCoefficients` guarantees): the low and
+/// high 32-bit halves of every `x` are multiplied by `c` and summed separately (neither sum
+/// can overflow 64 bits), then the total `lo + hi·2^32 < 2^96` is reduced once.
 #[inline(always)]
-fn linear_combination_small<const N: usize>(xs: &[PackedAvx2; N], cs: &[u32; N]) -> __m256i {
+fn linear_combination_small<const N: usize>(
+    xs: &[PackedAvx2; N],
+    cs: &SmallCoefficients<N>,
+) -> __m256i {
     // SAFETY: see the module docs (only reachable on AVX2 CPUs).
     unsafe {
         let mut lo = _mm256_setzero_si256();
         let mut hi = _mm256_setzero_si256();
-        for (x, &c) in xs.iter().zip(cs) {
+        for (x, &c) in xs.iter().zip(cs.get()) {
             let x = x.to_vector();
             let c = set1(u64::from(c));
             lo = _mm256_add_epi64(lo, _mm256_mul_epu32(x, c));

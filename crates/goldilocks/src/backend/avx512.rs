@@ -10,9 +10,9 @@
 use core::arch::x86_64::*;
 use core::mem::transmute;
 
-use super::impl_packed_ops;
+use super::{impl_packed_ops, sum_deferred_in_passes};
 use crate::field::{EPSILON, HALF_P_PLUS_ONE, P};
-use crate::packed::check_block_len;
+use crate::packed::{DEFERRED_SUM_MAX_TERMS, check_block_len};
 use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField, SmallCoefficients};
 
 const WIDTH: usize = 8;
@@ -155,25 +155,7 @@ unsafe impl PackedField for PackedAvx512 {
 
     #[inline(always)]
     fn sum_deferred(values: &[Self]) -> Self {
-        let Some((first, rest)) = values.split_first() else {
-            return Self::ZERO;
-        };
-        // SAFETY: see the module docs (only reachable on AVX-512F CPUs).
-        unsafe {
-            let mut sum = first.to_vector();
-            let mut carries = _mm512_setzero_si512();
-            for x in rest {
-                let x = x.to_vector();
-                sum = _mm512_add_epi64(sum, x);
-                let carry = _mm512_cmplt_epu64_mask(sum, x);
-                carries = _mm512_mask_add_epi64(carries, carry, carries, set1(1));
-            }
-            // Each carry dropped 2^64 ≡ EPSILON; fewer than 2^32 carries keep the fold < p.
-            Self::from_vector(add_no_double_overflow(
-                sum,
-                _mm512_mul_epu32(carries, opaque_epsilon()),
-            ))
-        }
+        sum_deferred_in_passes!(values, sum_deferred_one_pass)
     }
 
     #[inline(always)]
@@ -210,6 +192,33 @@ unsafe impl PackedField for PackedAvx512 {
             }
         };
         (Self::from_vector(x), Self::from_vector(y))
+    }
+}
+
+/// `Σ values` for at most [`DEFERRED_SUM_MAX_TERMS`] values: one unreduced sum and a carry
+/// count, folded in at the end.
+#[inline(always)]
+fn sum_deferred_one_pass(values: &[PackedAvx512]) -> PackedAvx512 {
+    debug_assert!(values.len() <= DEFERRED_SUM_MAX_TERMS);
+    let Some((first, rest)) = values.split_first() else {
+        return PackedAvx512::ZERO;
+    };
+    // SAFETY: see the module docs (only reachable on AVX-512F CPUs).
+    unsafe {
+        let mut sum = first.to_vector();
+        let mut carries = _mm512_setzero_si512();
+        for x in rest {
+            let x = x.to_vector();
+            sum = _mm512_add_epi64(sum, x);
+            let carry = _mm512_cmplt_epu64_mask(sum, x);
+            carries = _mm512_mask_add_epi64(carries, carry, carries, set1(1));
+        }
+        // Each carry dropped 2^64 ≡ EPSILON; at most 2^32 − 2 carries (a pass of
+        // DEFERRED_SUM_MAX_TERMS values) keep the fold < p and the count exact in 32 bits.
+        PackedAvx512::from_vector(add_no_double_overflow(
+            sum,
+            _mm512_mul_epu32(carries, opaque_epsilon()),
+        ))
     }
 }
 

@@ -117,9 +117,20 @@ pub trait Permutation<const W: usize>: Send + Sync {
 }
 
 /// Gathers `P::WIDTH` states (lane `l` = `states[l]`) into packed form.
+///
+/// # Panics
+/// Panics with both lengths unless `states.len() == P::WIDTH`: a shorter slice would leave
+/// lanes silently zero. (A fixed-size `&[_; P::WIDTH]` parameter would make this a type error,
+/// but stable Rust cannot name that array type in generic code.) The check is one compare
+/// per `W · P::WIDTH` elements copied.
 #[inline(always)]
 pub fn pack_states<P: PackedField, const W: usize>(states: &[[Goldilocks; W]]) -> [P; W] {
-    debug_assert_eq!(states.len(), P::WIDTH);
+    assert_eq!(
+        states.len(),
+        P::WIDTH,
+        "pack_states: need exactly P::WIDTH = {} states",
+        P::WIDTH
+    );
     // Plain loops rather than `core::array::from_fn` inside kernels: see `aurum_goldilocks::dispatch`.
     let mut packed = [P::ZERO; W];
     for (lane, state) in states.iter().enumerate() {
@@ -131,12 +142,21 @@ pub fn pack_states<P: PackedField, const W: usize>(states: &[[Goldilocks; W]]) -
 }
 
 /// Scatters a packed state back to `P::WIDTH` states (the inverse of [`pack_states`]).
+///
+/// # Panics
+/// Panics with both lengths unless `states.len() == P::WIDTH`: a longer slice would keep
+/// stale states past the lanes (see [`pack_states`] for why this is not a type).
 #[inline(always)]
 pub fn unpack_states<P: PackedField, const W: usize>(
     packed: &[P; W],
     states: &mut [[Goldilocks; W]],
 ) {
-    debug_assert_eq!(states.len(), P::WIDTH);
+    assert_eq!(
+        states.len(),
+        P::WIDTH,
+        "unpack_states: need exactly P::WIDTH = {} states",
+        P::WIDTH
+    );
     for (i, p) in packed.iter().enumerate() {
         for (lane, x) in p.as_slice().iter().enumerate() {
             states[lane][i] = *x;

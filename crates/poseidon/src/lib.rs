@@ -121,9 +121,9 @@ impl Poseidon {
 
 /// Measured with `benches/poseidon.rs` (`poseidon/packed/aurum-<backend>-b<B>`, ns per
 /// state) on a shared Zen 4, no RUSTFLAGS: scalar 1227 / 1262 / 1197 for B = 1/2/4,
-/// AVX2 1097 / 1079 / 1041, AVX-512 528 / 480 / 468. NEON: B = 2 from the batched-permute
-/// study in `shared/seeds/001` (B = 2 best on a Pi 5, B = 4 loses to it), since qemu
-/// timings say nothing about Arm cores.
+/// AVX2 1097 / 1079 / 1041, AVX-512 528 / 480 / 468. NEON: B = 2, measured best in a
+/// batched-permute study on a Raspberry Pi 5 (B = 4 loses to it); qemu timings say nothing
+/// about Arm cores.
 const MEASURED_BATCH: BatchTable = BatchTable::new([4, 4, 4, 2]);
 
 /// The MDS matrix as small-coefficient rows, `MDS_U32[i].get()[j]` multiplying `state[j]` in

@@ -2,8 +2,8 @@
 //!
 //! * [`Permutation`]: a width-`W` permutation of Goldilocks states with a *batched packed*
 //!   form — `B` states of `P::WIDTH` lanes each, whose rounds are interleaved in one function
-//!   scope (see `../shared/seeds/001`: a call boundary between `permute(a); permute(b)` hides
-//!   the cross-state parallelism from LLVM and the out-of-order core).
+//!   scope (measured: a call boundary between `permute(a); permute(b)` hides the cross-state
+//!   parallelism from LLVM and the out-of-order core).
 //! * [`permute_many`]: the bulk entry point — packs states into lanes, picks the backend at run
 //!   time and the batch size `B` the permutation measured best for it, and runs rayon-parallel.
 //! * [`PaddingFreeSponge`] and [`TruncatedPermutation`]: the hash and 2-to-1 compression shapes
@@ -80,7 +80,8 @@ pub trait Permutation<const W: usize>: Send + Sync {
     /// The round structure must be written once with the `B` states interleaved inside each
     /// round (all states' constant additions, then all S-boxes, then all linear layers), and
     /// the whole body must be `#[inline(always)]` so that it runs inside the backend's
-    /// `#[target_feature]` entry point (see `aurum_goldilocks::dispatch`).
+    /// `#[target_feature]` entry point (see the
+    /// [`aurum_goldilocks::dispatch`](mod@aurum_goldilocks::dispatch) module).
     fn permute_batch<P: PackedField, const B: usize>(&self, states: &mut [[P; W]; B]);
 
     /// The batch size bulk calls use on `backend` (one of [`BATCH_SIZES`]); implementations

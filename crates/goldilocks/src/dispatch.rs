@@ -4,7 +4,7 @@
 //!
 //! 1. Write the work once as a [`Kernel`]: `run::<P: PackedField>(self)`, marked
 //!    `#[inline(always)]`, calling only `#[inline(always)]` generic code.
-//! 2. Call [`dispatch`] (or [`dispatch_on`] for a chosen backend). It looks up the backend
+//! 2. Call [`dispatch()`] (or [`dispatch_on`] for a chosen backend). It looks up the backend
 //!    once per process (CPU detection, or `AURUM_BACKEND`), then enters the kernel through
 //!    a per-backend function marked `#[target_feature(enable = "...")]`. Because the kernel
 //!    is inlined into that function, its body is compiled *with* AVX2 / AVX-512 even in a
@@ -15,7 +15,31 @@
 //!
 //! If a kernel's body is not inlined (a missing `#[inline(always)]`), it still computes the
 //! right answer, only slowly: the benchmarks compare dispatched and `target-cpu=native`
-//! builds to catch that.
+//! builds to catch that. Closures (`core::array::from_fn`, `map`) inside a kernel are the
+//! usual way to lose the inlining: a closure LLVM declines to inline is its own function,
+//! compiled without the backend's target features.
+//!
+//! # Choosing the backend: `AURUM_BACKEND`
+//!
+//! Unset or empty, the process uses the fastest backend this CPU supports
+//! ([`Backend::best_supported`]). Set to `scalar`, `avx2`, `avx512` or `neon`
+//! (case-insensitive), it forces that backend. The variable is read once per process.
+//!
+//! An unknown name, a backend this machine cannot run, or a value that is not UTF-8 is a
+//! misconfiguration, and the two kinds of callers treat it differently:
+//!
+//! * **Infallible library calls** ([`backend()`], [`dispatch()`], and everything built on
+//!   them: bulk kernels, `permute_many`, Merkle trees, NTTs) never panic because of the
+//!   environment. They **fall back** to the best supported backend and print one warning on
+//!   stderr per process, naming the variable, the bad value and the backend used instead.
+//!   Every backend computes bit-identical results, so the fallback changes speed, never
+//!   output.
+//! * **Applications that want to refuse a misconfiguration** call [`selected_backend`] up
+//!   front: it returns the [`BackendError`] (the `aurum` CLI does this and exits with
+//!   status 2).
+//!
+//! Explicit requests are not environment: [`dispatch_on`] and [`parse_supported_backend`]
+//! return a [`BackendError`] for a backend this machine cannot run, and never fall back.
 
 use core::fmt;
 use core::str::FromStr;
@@ -161,7 +185,8 @@ impl FromStr for Backend {
 /// The environment variable that forces a backend.
 pub const BACKEND_ENV: &str = "AURUM_BACKEND";
 
-/// Parses a requested backend name and checks that this machine runs it.
+/// Parses a requested backend name and checks that this machine runs it (an explicit
+/// request: no fallback).
 pub fn parse_supported_backend(name: &str) -> Result<Backend, BackendError> {
     let backend: Backend = name.parse()?;
     if backend.is_supported() {
@@ -171,37 +196,75 @@ pub fn parse_supported_backend(name: &str) -> Result<Backend, BackendError> {
     }
 }
 
-fn select_from_env() -> Result<Backend, BackendError> {
-    match std::env::var(BACKEND_ENV) {
-        Ok(name) if !name.trim().is_empty() => parse_supported_backend(&name),
-        Ok(_) | Err(std::env::VarError::NotPresent) => Ok(Backend::best_supported()),
-        Err(std::env::VarError::NotUnicode(_)) => Err(BackendError::NotUnicode),
+/// What `AURUM_BACKEND` asked for, read once per process.
+struct EnvSelection {
+    /// The backend it names, or why it names none this machine can run.
+    result: Result<Backend, BackendError>,
+    /// The variable's value as written (lossily decoded if it is not UTF-8), for the warning.
+    value: String,
+}
+
+fn select_from_env() -> EnvSelection {
+    match std::env::var_os(BACKEND_ENV) {
+        None => EnvSelection {
+            result: Ok(Backend::best_supported()),
+            value: String::new(),
+        },
+        Some(raw) => {
+            let value = raw.to_string_lossy().into_owned();
+            let result = match raw.to_str() {
+                None => Err(BackendError::NotUnicode),
+                Some(name) if name.trim().is_empty() => Ok(Backend::best_supported()),
+                Some(name) => parse_supported_backend(name),
+            };
+            EnvSelection { result, value }
+        }
     }
 }
 
-static SELECTED: OnceLock<Result<Backend, BackendError>> = OnceLock::new();
-
-/// The backend bulk kernels use: `AURUM_BACKEND` if set, else the fastest this CPU supports.
-/// Decided once per process; an unknown or unsupported `AURUM_BACKEND` is an error.
-pub fn selected_backend() -> Result<Backend, BackendError> {
-    SELECTED.get_or_init(select_from_env).clone()
+fn env_selection() -> &'static EnvSelection {
+    static SELECTION: OnceLock<EnvSelection> = OnceLock::new();
+    SELECTION.get_or_init(select_from_env)
 }
 
-/// The backend bulk kernels use (see [`selected_backend`]).
+/// The backend `AURUM_BACKEND` selects: the named backend if set, else the fastest this CPU
+/// supports. Decided once per process.
 ///
-/// # Panics
-/// Panics with the reason if `AURUM_BACKEND` names an unknown or unsupported backend;
-/// a misconfigured environment must not silently fall back. Applications that want to
-/// report it themselves call [`selected_backend`] first (the `aurum` CLI does).
+/// # Errors
+/// The [`BackendError`] if `AURUM_BACKEND` names an unknown backend or one this machine
+/// cannot run, or is not UTF-8. Applications that refuse a misconfigured environment check
+/// this up front; [`backend()`] and [`dispatch()`] fall back instead (see the
+/// [module docs](self#choosing-the-backend-aurum_backend)).
+pub fn selected_backend() -> Result<Backend, BackendError> {
+    env_selection().result.clone()
+}
+
+/// The backend bulk kernels use: [`selected_backend`] if it is valid, else the fastest this
+/// CPU supports.
+///
+/// Never panics. If `AURUM_BACKEND` is invalid, the first call prints one warning on stderr
+/// naming the variable, its value and the backend used instead; later calls stay silent.
 #[must_use]
 pub fn backend() -> Backend {
-    match selected_backend() {
-        Ok(b) => b,
-        Err(e) => panic!("{BACKEND_ENV}: {e}"),
-    }
+    static EFFECTIVE: OnceLock<Backend> = OnceLock::new();
+    *EFFECTIVE.get_or_init(|| {
+        let selection = env_selection();
+        match &selection.result {
+            Ok(b) => *b,
+            Err(e) => {
+                let fallback = Backend::best_supported();
+                eprintln!(
+                    "warning: {BACKEND_ENV}={:?} ignored, using the {fallback} backend instead: {e}",
+                    selection.value
+                );
+                fallback
+            }
+        }
+    })
 }
 
-/// Work written once for every packed field; see the [module docs](self) for the rules.
+/// Work written once for every packed field, entered through [`dispatch()`] or
+/// [`dispatch_on`]; see the [module docs](self) for the rules that keep it fast.
 pub trait Kernel {
     /// What the kernel returns.
     type Output;
@@ -210,10 +273,9 @@ pub trait Kernel {
     fn run<P: PackedField>(self) -> Self::Output;
 }
 
-/// Runs a kernel on the selected backend ([`backend`]).
-///
-/// # Panics
-/// Panics if `AURUM_BACKEND` is invalid (see [`backend`]).
+/// Runs a kernel on the backend [`backend()`] reports: the one `AURUM_BACKEND` selects, or the
+/// fastest this CPU supports (also when `AURUM_BACKEND` is invalid; see the
+/// [module docs](self#choosing-the-backend-aurum_backend)).
 #[inline]
 pub fn dispatch<K: Kernel>(kernel: K) -> K::Output {
     match enter(backend(), kernel) {
@@ -223,7 +285,11 @@ pub fn dispatch<K: Kernel>(kernel: K) -> K::Output {
     }
 }
 
-/// Runs a kernel on a chosen backend, or reports that this machine cannot run it.
+/// Runs a kernel on a chosen backend, or reports that this machine cannot run it (no
+/// fallback: the request is explicit).
+///
+/// # Errors
+/// [`BackendError::Unsupported`] if this build or CPU cannot run `backend`.
 #[inline]
 pub fn dispatch_on<K: Kernel>(backend: Backend, kernel: K) -> Result<K::Output, BackendError> {
     enter(backend, kernel).map_err(|_| BackendError::Unsupported(backend))

@@ -1,6 +1,6 @@
 //! Bulk kernels over slices: runtime-dispatched to the best backend, rayon-parallel for large
-//! inputs. They are the reference use of the pattern described in [`crate::dispatch`]:
-//! each is a [`Kernel`] (single-threaded, `#[inline(always)]`), and the public function splits
+//! inputs. They are the reference use of the pattern described in the
+//! [`dispatch` module](mod@crate::dispatch): each is a [`Kernel`] (single-threaded, `#[inline(always)]`), and the public function splits
 //! the input with rayon and dispatches once per chunk.
 
 use core::fmt;

@@ -5,8 +5,11 @@
 //! * [`Goldilocks2`]: `F_p[X]/(X² − 7)`.
 //! * [`PackedField`]: `WIDTH` independent elements per vector, implemented by the scalar,
 //!   AVX2 (4 lanes), AVX-512 (8 lanes) and NEON (2 lanes) backends.
-//! * [`dispatch`] / [`Kernel`]: run generic code on the best backend this CPU has, even in
-//!   a build without `RUSTFLAGS`; [`PackedGoldilocks`] is the compile-time choice.
+//! * [`dispatch()`] / [`Kernel`]: run generic code on the best backend this CPU has, even in
+//!   a build without `RUSTFLAGS`; [`PackedGoldilocks`] is the compile-time choice. The
+//!   [`dispatch` module](mod@dispatch) explains the pattern every kernel follows and how
+//!   `AURUM_BACKEND` selects a backend (an invalid value makes library calls fall back to the
+//!   best supported backend with a warning; [`selected_backend`] reports it as an error).
 //! * [`kernels`]: bulk slice operations built on that pattern.
 //!
 //! ```
@@ -22,7 +25,7 @@
 //! ```
 
 mod backend;
-mod dispatch;
+pub mod dispatch;
 mod distributions;
 mod extension;
 pub mod field;
@@ -40,7 +43,7 @@ pub use dispatch::{
 pub use extension::Goldilocks2;
 pub use field::{Canonical, Goldilocks, NonCanonical, P};
 pub use kernels::{LengthMismatch, ZeroElement};
-pub use packed::{LengthError, PackedField};
+pub use packed::{CoefficientSumTooLarge, LengthError, PackedField, SmallCoefficients};
 pub use traits::Field;
 
 /// NEON multiplication strategies, public so benchmarks can compare them.

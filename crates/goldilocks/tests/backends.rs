@@ -1,15 +1,33 @@
 //! Every backend against the scalar reference, lane by lane, on random and "danger" inputs.
 //!
-//! The same generic suite is instantiated once per backend (like Plonky3's field test
-//! macros). Each test enters its backend through `dispatch_on`, so one `cargo test` on an
-//! AVX-512 machine exercises scalar, AVX2 and AVX-512, whatever the build flags. A backend the
-//! CPU lacks is reported as skipped on stderr.
+//! The same generic suite runs once per backend of this target architecture (scalar, AVX2 and
+//! AVX-512 on x86_64; scalar and NEON on aarch64), like Plonky3's field test macros. Each test
+//! enters its backend through `dispatch_on`, so one `cargo test` on an AVX-512 machine
+//! exercises scalar, AVX2 and AVX-512, whatever the build flags.
+//!
+//! A backend this CPU cannot run (AVX-512 on most x86 machines) is reported as **ignored**,
+//! with the reason, never as passed: this is a `harness = false` test binary driven by
+//! `libtest-mimic`, which decides that at run time, and it runs the property tests with
+//! proptest's `TestRunner` directly.
+//!
+//! Failing inputs proptest has found are replayed as named regression tests (`regression_*`)
+//! with the recorded values, not through a `.proptest-regressions` file: that file stores RNG
+//! seeds, which silently replay a different input once a strategy changes (and a `TestRunner`
+//! used without the `proptest!` macro does not know which source file it belongs to). A new
+//! failure prints its shrunk input; add it to the regressions below.
 
 use aurum_goldilocks::kernels::{
     self, BatchInverse, BinaryOp, DotProduct, Elementwise, Scale, SumKernel,
 };
-use aurum_goldilocks::{Backend, Canonical, Goldilocks, Kernel, P, PackedField, dispatch_on};
+use aurum_goldilocks::{
+    Backend, Canonical, Goldilocks, Kernel, P, PackedField, SmallCoefficients, dispatch_on,
+};
+use libtest_mimic::{Arguments, Completion, Trial};
 use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
+
+/// The `expect` message of a dispatch inside a test that checked support first.
+const SUPPORTED: &str = "the trial runs only on a backend this CPU supports";
 
 /// Values at the edges of the representation and of the reduction's case splits.
 const DANGER: [u64; 16] = [
@@ -158,17 +176,9 @@ fn scalar_expected(a: [Goldilocks; 8], b: [Goldilocks; 8], small: u32, exp: u64)
     ]
 }
 
-/// Checks every op of one backend against the scalar reference; `false` if unsupported.
-fn check_all_ops(
-    backend: Backend,
-    a: [Goldilocks; 8],
-    b: [Goldilocks; 8],
-    small: u32,
-    exp: u64,
-) -> bool {
-    let Ok(got) = dispatch_on(backend, AllOps { a, b, small, exp }) else {
-        return false;
-    };
+/// Checks every op of one backend against the scalar reference.
+fn check_all_ops(backend: Backend, a: [Goldilocks; 8], b: [Goldilocks; 8], small: u32, exp: u64) {
+    let got = dispatch_on(backend, AllOps { a, b, small, exp }).expect(SUPPORTED);
     // Lane-independent ops have one expected value whatever the width.
     for (name, expected) in scalar_expected(a, b, small, exp) {
         let (_, lanes) = got.iter().find(|(n, _)| *n == name).unwrap();
@@ -197,7 +207,6 @@ fn check_all_ops(
             assert_eq!(lanes, ref_lanes, "{backend}: {name}({a:?}, {b:?})");
         }
     }
-    true
 }
 
 /// `interleave` for every block length against a lane-array reference.
@@ -242,10 +251,8 @@ fn interleave_reference(
     (x, y)
 }
 
-fn check_interleave(backend: Backend, a: [Goldilocks; 8], b: [Goldilocks; 8]) -> bool {
-    let Ok(got) = dispatch_on(backend, InterleaveAll { a, b }) else {
-        return false;
-    };
+fn check_interleave(backend: Backend, a: [Goldilocks; 8], b: [Goldilocks; 8]) {
+    let got = dispatch_on(backend, InterleaveAll { a, b }).expect(SUPPORTED);
     let w = backend.lanes();
     assert_eq!(got.len(), w.trailing_zeros() as usize + 1);
     for (block_len, x, y) in got {
@@ -256,14 +263,10 @@ fn check_interleave(backend: Backend, a: [Goldilocks; 8], b: [Goldilocks; 8]) ->
             "{backend}: interleave block_len {block_len}"
         );
     }
-    true
 }
 
 /// The bulk kernels of `aurum_goldilocks::kernels` on one backend against scalar formulas.
-fn check_bulk_kernels(backend: Backend, a: &[Goldilocks], b: &[Goldilocks], c: Goldilocks) -> bool {
-    if !backend.is_supported() {
-        return false;
-    }
+fn check_bulk_kernels(backend: Backend, a: &[Goldilocks], b: &[Goldilocks], c: Goldilocks) {
     let n = a.len();
     for (op, f) in [
         (
@@ -321,14 +324,13 @@ fn check_bulk_kernels(backend: Backend, a: &[Goldilocks], b: &[Goldilocks], c: G
             }
         }
     }
-    true
 }
 
 /// `linear_combination` and `linear_combination_small` over 12 vectors of 8 lanes.
 struct LinearCombinations {
     xs: [[Goldilocks; 8]; 12],
     cs: [Goldilocks; 12],
-    small: [u32; 12],
+    small: SmallCoefficients<12>,
 }
 
 impl Kernel for LinearCombinations {
@@ -349,16 +351,23 @@ impl Kernel for LinearCombinations {
     }
 }
 
-/// Checks both linear combinations of one backend lane by lane; `false` if unsupported.
+/// Checks both linear combinations of one backend lane by lane.
 fn check_linear_combinations(
     backend: Backend,
     xs: [[Goldilocks; 8]; 12],
     cs: [Goldilocks; 12],
     small: [u32; 12],
-) -> bool {
-    let Ok((full, got_small)) = dispatch_on(backend, LinearCombinations { xs, cs, small }) else {
-        return false;
-    };
+) {
+    let coefficients = SmallCoefficients::try_new(small).expect("coefficients sum below 2^31");
+    let (full, got_small) = dispatch_on(
+        backend,
+        LinearCombinations {
+            xs,
+            cs,
+            small: coefficients,
+        },
+    )
+    .expect(SUPPORTED);
     for lane in 0..8 {
         let expected: Goldilocks = (0..12).map(|k| xs[k][lane] * cs[k]).sum();
         assert_eq!(
@@ -373,11 +382,10 @@ fn check_linear_combinations(
             "{backend}: linear_combination_small lane {lane} {small:?}"
         );
     }
-    true
 }
 
-/// Small coefficients whose sum stays below 2^31 (the contract of
-/// `linear_combination_small`), biased towards the largest allowed.
+/// Small coefficients whose sum stays below 2^31 (what `SmallCoefficients` accepts), biased
+/// towards the largest allowed.
 fn small_coefficients() -> impl Strategy<Value = [u32; 12]> {
     prop_oneof![
         proptest::array::uniform12(0u32..64),
@@ -386,115 +394,364 @@ fn small_coefficients() -> impl Strategy<Value = [u32; 12]> {
     ]
 }
 
-/// Reports (once per backend) that a backend's tests were skipped on this machine.
-fn skipped(backend: Backend) {
-    use std::sync::Mutex;
-    static REPORTED: Mutex<Vec<Backend>> = Mutex::new(Vec::new());
-    let mut reported = REPORTED.lock().unwrap_or_else(|e| e.into_inner());
-    if !reported.contains(&backend) {
-        reported.push(backend);
-        eprintln!(
-            "note: backend {backend} is not supported on this machine; its tests were skipped"
-        );
+/// `sum_deferred` over `values.len() / 8` vectors per backend, lane by lane.
+struct SumDeferred<'a> {
+    values: &'a [[Goldilocks; 8]],
+}
+
+impl Kernel for SumDeferred<'_> {
+    type Output = [Goldilocks; 8];
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) -> [Goldilocks; 8] {
+        let mut out = [Goldilocks::ZERO; 8];
+        for start in (0..8).step_by(P::WIDTH) {
+            let vectors: Vec<P> = self
+                .values
+                .iter()
+                .map(|v| P::load(&v[start..start + P::WIDTH]))
+                .collect();
+            P::sum_deferred(&vectors).store(&mut out[start..start + P::WIDTH]);
+        }
+        out
     }
 }
 
-macro_rules! backend_suite {
-    ($module:ident, $backend:expr) => {
-        mod $module {
-            use super::*;
-
-            proptest! {
-                #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
-
-                #[test]
-                fn every_op_matches_scalar(a in lanes8(), b in lanes8(), small in any::<u32>(), exp in 0u64..400) {
-                    if !check_all_ops($backend, a, b, small, exp) {
-                        skipped($backend);
-                    }
-                }
-
-                #[test]
-                fn linear_combinations_match_scalar(
-                    xs in proptest::array::uniform12(lanes8()),
-                    cs in proptest::array::uniform12(element()),
-                    small in small_coefficients(),
-                ) {
-                    if !check_linear_combinations($backend, xs, cs, small) {
-                        skipped($backend);
-                    }
-                }
-
-                #[test]
-                fn interleave_matches_reference(a in lanes8(), b in lanes8()) {
-                    if !check_interleave($backend, a, b) {
-                        skipped($backend);
-                    }
-                }
-
-                #[test]
-                fn bulk_kernels_match_scalar(
-                    ab in (0usize..70).prop_flat_map(|n| (proptest::collection::vec(element(), n), proptest::collection::vec(element(), n))),
-                    c in element(),
-                ) {
-                    if !check_bulk_kernels($backend, &ab.0, &ab.1, c) {
-                        skipped($backend);
-                    }
-                }
-            }
-
-            #[test]
-            fn danger_pairs_exhaustively() {
-                for &x in &DANGER {
-                    for &y in &DANGER {
-                        let a = [Goldilocks::from_u64(x); 8];
-                        let b = [Goldilocks::from_u64(y); 8];
-                        if !check_all_ops($backend, a, b, y as u32, x % 200) {
-                            skipped($backend);
-                            return;
-                        }
-                    }
-                }
-            }
-
-            #[test]
-            fn linear_combinations_of_extremes() {
-                // All-maximal lanes and coefficients: the largest sums either accumulator sees.
-                for &x in &[u64::MAX, P, P - 1, 1 << 63, 0xFFFF_FFFF_0000_0000] {
-                    let xs = [[Goldilocks::from_u64(x); 8]; 12];
-                    let cs = [Goldilocks::from_u64(u64::MAX); 12];
-                    let small = [(1u32 << 31) / 12 - 1; 12];
-                    if !check_linear_combinations($backend, xs, cs, small) {
-                        skipped($backend);
-                        return;
-                    }
-                }
-            }
-
-            #[test]
-            fn batch_inverse_reports_the_first_zero() {
-                let mut values: Vec<Goldilocks> = (1..=40u32).map(Goldilocks::from).collect();
-                values[17] = Goldilocks::from_u64(P); // zero, non-canonically
-                values[30] = Goldilocks::ZERO;
-                let before = values.clone();
-                match dispatch_on($backend, BatchInverse { values: &mut values }) {
-                    Ok(result) => {
-                        assert_eq!(result, Err(aurum_goldilocks::ZeroElement { index: 17 }));
-                        assert_eq!(values, before);
-                    }
-                    Err(_) => skipped($backend),
-                }
-            }
-        }
-    };
+fn check_sum_deferred(backend: Backend, values: &[[Goldilocks; 8]]) {
+    let got = dispatch_on(backend, SumDeferred { values }).expect(SUPPORTED);
+    let expected: [Goldilocks; 8] =
+        core::array::from_fn(|lane| values.iter().fold(Goldilocks::ZERO, |acc, v| acc + v[lane]));
+    assert_eq!(
+        got,
+        expected,
+        "{backend}: sum_deferred of {} vectors",
+        values.len()
+    );
 }
 
-backend_suite!(scalar, Backend::Scalar);
-backend_suite!(avx2, Backend::Avx2);
-backend_suite!(avx512, Backend::Avx512);
-backend_suite!(neon, Backend::Neon);
+/// Exponents for `mul_2exp` / `exp_u64`: small ones (every case split of the reduction of
+/// `2^exp` modulo `2^192 ≡ 1`), and any `u64`.
+fn exponent() -> impl Strategy<Value = u64> {
+    prop_oneof![3 => 0u64..400, 1 => any::<u64>()]
+}
 
-#[test]
+/// Runs a property over `cases` random inputs; a failure panics with the shrunk input.
+fn check_property<S>(cases: u32, strategy: S, property: impl Fn(S::Value))
+where
+    S: Strategy,
+    S::Value: core::fmt::Debug,
+{
+    let mut runner = TestRunner::new(ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    });
+    if let Err(e) = runner.run(&strategy, |value| {
+        property(value);
+        Ok(())
+    }) {
+        panic!("{e}");
+    }
+}
+
+/// The backends of this target architecture: every one of them gets the suite, run or
+/// reported as ignored.
+fn backends_of_this_arch() -> Vec<Backend> {
+    let mut backends = vec![Backend::Scalar];
+    #[cfg(target_arch = "x86_64")]
+    backends.extend([Backend::Avx2, Backend::Avx512]);
+    #[cfg(target_arch = "aarch64")]
+    backends.push(Backend::Neon);
+    backends
+}
+
+/// A test of one backend, named `<backend>::<name>`; ignored (with the reason) if this CPU
+/// cannot run the backend.
+fn on_backend(backend: Backend, name: &str, test: fn(Backend)) -> Trial {
+    Trial::ignorable_test(format!("{backend}::{name}"), move || {
+        if !backend.is_supported() {
+            return Ok(Completion::ignored_with(format!(
+                "this CPU cannot run the {backend} backend"
+            )));
+        }
+        test(backend);
+        Ok(Completion::Completed)
+    })
+}
+
+/// A named test of one backend.
+type BackendTest = (&'static str, fn(Backend));
+
+/// The generic suite, for one backend.
+fn backend_suite(backend: Backend) -> Vec<Trial> {
+    let tests: [BackendTest; 11] = [
+        ("every_op_matches_scalar", |backend| {
+            check_property(
+                512,
+                (lanes8(), lanes8(), any::<u32>(), exponent()),
+                |(a, b, small, exp)| check_all_ops(backend, a, b, small, exp),
+            );
+        }),
+        ("linear_combinations_match_scalar", |backend| {
+            check_property(
+                512,
+                (
+                    proptest::array::uniform12(lanes8()),
+                    proptest::array::uniform12(element()),
+                    small_coefficients(),
+                ),
+                |(xs, cs, small)| check_linear_combinations(backend, xs, cs, small),
+            );
+        }),
+        ("interleave_matches_reference", |backend| {
+            check_property(512, (lanes8(), lanes8()), |(a, b)| {
+                check_interleave(backend, a, b)
+            });
+        }),
+        ("bulk_kernels_match_scalar", |backend| {
+            check_property(
+                512,
+                (
+                    (0usize..70).prop_flat_map(|n| {
+                        (
+                            proptest::collection::vec(element(), n),
+                            proptest::collection::vec(element(), n),
+                        )
+                    }),
+                    element(),
+                ),
+                |((a, b), c)| check_bulk_kernels(backend, &a, &b, c),
+            );
+        }),
+        ("sum_deferred_matches_field_sum", |backend| {
+            check_property(512, proptest::collection::vec(lanes8(), 0..40), |values| {
+                check_sum_deferred(backend, &values)
+            });
+        }),
+        ("sum_deferred_of_extremes", |backend| {
+            // Every addition carries: the largest carry count per length.
+            for len in 0..100 {
+                check_sum_deferred(backend, &vec![[Goldilocks::from_u64(u64::MAX); 8]; len]);
+                check_sum_deferred(backend, &vec![[Goldilocks::from_u64(P - 1); 8]; len]);
+            }
+        }),
+        ("danger_pairs_exhaustively", |backend| {
+            for &x in &DANGER {
+                for &y in &DANGER {
+                    let a = [Goldilocks::from_u64(x); 8];
+                    let b = [Goldilocks::from_u64(y); 8];
+                    for exp in [x % 200, y, x] {
+                        check_all_ops(backend, a, b, y as u32, exp);
+                    }
+                }
+            }
+        }),
+        ("linear_combinations_of_extremes", |backend| {
+            // All-maximal lanes and coefficients: the largest sums either accumulator sees.
+            let largest = [(1u32 << 31) / 12 - 1; 12];
+            let mut lopsided = [0u32; 12];
+            lopsided[5] = (1 << 31) - 1;
+            for &x in &[u64::MAX, P, P - 1, 1 << 63, 0xFFFF_FFFF_0000_0000] {
+                let xs = [[Goldilocks::from_u64(x); 8]; 12];
+                let cs = [Goldilocks::from_u64(u64::MAX); 12];
+                check_linear_combinations(backend, xs, cs, largest);
+                check_linear_combinations(backend, xs, cs, lopsided);
+            }
+        }),
+        ("batch_inverse_reports_the_first_zero", |backend| {
+            let mut values: Vec<Goldilocks> = (1..=40u32).map(Goldilocks::from).collect();
+            values[17] = Goldilocks::from_u64(P); // zero, non-canonically
+            values[30] = Goldilocks::ZERO;
+            let before = values.clone();
+            let result = dispatch_on(
+                backend,
+                BatchInverse {
+                    values: &mut values,
+                },
+            )
+            .expect(SUPPORTED);
+            assert_eq!(result, Err(aurum_goldilocks::ZeroElement { index: 17 }));
+            assert_eq!(values, before);
+        }),
+        ("regression_bulk_kernels_69_elements", |backend| {
+            for (a, b) in with_non_canonical_twins(&REGRESSION_BULK_A, &REGRESSION_BULK_B) {
+                check_bulk_kernels(backend, &a, &b, Goldilocks::from_u64(REGRESSION_BULK_C));
+            }
+        }),
+        ("regression_every_op_on_zeros_and_four", |backend| {
+            let a = [0u64; 8];
+            let b = [0, 0, 0, 0, 0, 0, 0, 4];
+            for (a, b) in with_non_canonical_twins(&a, &b) {
+                check_all_ops(backend, a.try_into().unwrap(), b.try_into().unwrap(), 0, 0);
+            }
+        }),
+    ];
+    tests
+        .into_iter()
+        .map(|(name, test)| on_backend(backend, name, test))
+        .collect()
+}
+
+/// The recorded inputs as written (canonical: proptest printed them with `Debug`), and again
+/// with every value that has a second representation (`x + p < 2^64`) written that way, since
+/// the representation that failed is not recorded.
+fn with_non_canonical_twins(a: &[u64], b: &[u64]) -> [(Vec<Goldilocks>, Vec<Goldilocks>); 2] {
+    let canonical = |v: &[u64]| v.iter().map(|&x| Goldilocks::from_u64(x)).collect();
+    let twin = |v: &[u64]| {
+        v.iter()
+            .map(|&x| Goldilocks::from_u64(x.checked_add(P).unwrap_or(x)))
+            .collect()
+    };
+    [(canonical(a), canonical(b)), (twin(a), twin(b))]
+}
+
+/// `bulk_kernels_match_scalar` shrunk failure, recorded as
+/// `cc 787a332bc61b75da081d7efea1cb4d90b86b896db908c362f406f64c19fc5a00`.
+const REGRESSION_BULK_A: [u64; 69] = [
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    4404,
+    12976425440886289315,
+    0,
+    9726781132388064368,
+    2675175165683125676,
+    2966083678707187347,
+    6108198654105670339,
+    4294967295,
+    7676262332903956577,
+    2354178579,
+    4019623807287986990,
+    9549169859370316795,
+    7297088429957916065,
+    4796308816489771388,
+    12531881364528902091,
+    3046241465379063297,
+    2,
+    2271295155165946002,
+    15644109711971586354,
+    13796800125851857078,
+    8252385782672631104,
+    7941262149913997718,
+    2,
+    2,
+    549848490424536092,
+    15890447329675148268,
+    14455648198265989311,
+    1806538062,
+    2,
+    9223372036854775808,
+    10886185783396685301,
+    18446744069414584320,
+    5463484250626404783,
+    2784548127,
+    3689535813643628277,
+    3982809892,
+    2,
+    7046169399134036243,
+    13456326352603690864,
+    16588543296746876540,
+    10708537473197065172,
+];
+const REGRESSION_BULK_B: [u64; 69] = [
+    6855480053334863362,
+    9223372036854775808,
+    4294967295,
+    8323487275094328950,
+    1338181452926164065,
+    9223372036854775808,
+    8535375938960338449,
+    4208639373,
+    18446744069414584320,
+    918025026,
+    0,
+    4180793253,
+    10385279520700860164,
+    15088998023604515320,
+    10247041448744763054,
+    3278312490,
+    15085611864372009952,
+    1912350922920823501,
+    2,
+    4294967295,
+    18446744069414584320,
+    8377434521022700229,
+    4294967295,
+    3807682646095369399,
+    2,
+    18149024182619020117,
+    3337208773,
+    17094455810925247492,
+    5206307596673403385,
+    9616126064016177921,
+    4294967294,
+    17014888665128312556,
+    11080851457433861261,
+    2,
+    16967586869641702905,
+    4294967295,
+    7810941973571932182,
+    2612800059,
+    2,
+    18446744069414584320,
+    11555002654960477018,
+    18182556027639746203,
+    3852018495878476420,
+    2107490365,
+    4294967295,
+    3737559708,
+    11638002502706266387,
+    2933590048000074436,
+    4294967293,
+    6327319419138404472,
+    1,
+    687618690771777045,
+    10833063244653319695,
+    1016641910,
+    4294967294,
+    4294967294,
+    4294967293,
+    14199857579322467481,
+    4151268749,
+    4294967295,
+    17913301506093120765,
+    2206297091378700939,
+    2,
+    2,
+    4294967293,
+    12958671274681506384,
+    8521420850647026761,
+    7146312879723511171,
+    18446744069414584320,
+];
+const REGRESSION_BULK_C: u64 = 2651192864;
+
+/// Whole-slice entry points (dispatch on the selected backend, rayon above the threshold).
 fn bulk_entry_points_check_lengths_and_run_in_parallel() {
     let n = kernels::PARALLEL_THRESHOLD * 3 + 5;
     let a: Vec<Goldilocks> = (0..n as u64)
@@ -557,25 +814,73 @@ fn bulk_entry_points_check_lengths_and_run_in_parallel() {
     assert!(kernels::dot_product(&a[1..], &b).is_err());
 }
 
-#[test]
-fn this_machine_runs_every_backend_it_has() {
+/// The backends this library detects, against what the kernel reports in `/proc/cpuinfo`
+/// (an independent source: `flags` on x86_64, `Features` on aarch64). Ignored, with the
+/// reason, where the file has no such line (e.g. under an emulator that shows the host's).
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+fn this_machine_runs_every_backend_it_has() -> Result<Completion, libtest_mimic::Failed> {
+    let key = if cfg!(target_arch = "x86_64") {
+        "flags"
+    } else {
+        "Features"
+    };
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo")
+        .map_err(|e| format!("cannot read /proc/cpuinfo: {e}"))?;
+    let Some(features) = cpuinfo.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        (name.trim() == key).then(|| value.split_whitespace().collect::<Vec<_>>())
+    }) else {
+        return Ok(Completion::ignored_with(format!(
+            "/proc/cpuinfo has no `{key}` line to compare with"
+        )));
+    };
+    let has = |feature: &str| features.contains(&feature);
+    // In the order `Backend::supported` lists them: slowest to fastest.
+    let mut expected = vec![Backend::Scalar];
+    if has("asimd") && cfg!(target_arch = "aarch64") {
+        expected.push(Backend::Neon);
+    }
+    if has("avx2") && cfg!(target_arch = "x86_64") {
+        expected.push(Backend::Avx2);
+    }
+    if has("avx512f") && cfg!(target_arch = "x86_64") {
+        expected.push(Backend::Avx512);
+    }
     let supported = Backend::supported();
     eprintln!(
-        "backends tested here: {supported:?}; selected: {}",
+        "backends detected: {supported:?} (/proc/cpuinfo: {expected:?}); selected: {}",
         aurum_goldilocks::backend()
     );
-    assert!(supported.contains(&Backend::Scalar));
-    #[cfg(target_arch = "x86_64")]
-    {
-        assert_eq!(
-            supported.contains(&Backend::Avx2),
-            std::arch::is_x86_feature_detected!("avx2")
-        );
-        assert_eq!(
-            supported.contains(&Backend::Avx512),
-            std::arch::is_x86_feature_detected!("avx512f")
-        );
+    if supported == expected {
+        Ok(Completion::Completed)
+    } else {
+        Err(format!("detected {supported:?}, but /proc/cpuinfo {key} implies {expected:?}").into())
     }
-    #[cfg(target_arch = "aarch64")]
-    assert!(supported.contains(&Backend::Neon));
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials: Vec<Trial> = backends_of_this_arch()
+        .into_iter()
+        .flat_map(backend_suite)
+        .collect();
+    trials.push(Trial::test(
+        "bulk_entry_points_check_lengths_and_run_in_parallel",
+        || {
+            bulk_entry_points_check_lengths_and_run_in_parallel();
+            Ok(())
+        },
+    ));
+    #[cfg(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    ))]
+    trials.push(Trial::ignorable_test(
+        "this_machine_runs_every_backend_it_has",
+        this_machine_runs_every_backend_it_has,
+    ));
+    libtest_mimic::run(&args, trials).exit();
 }

@@ -57,7 +57,8 @@ pub enum NttError {
         /// The rejected value (canonical).
         generator: u64,
     },
-    /// The requested SIMD backend cannot run here (or `AURUM_BACKEND` is invalid).
+    /// The backend requested with [`Ntt::with_backend`](crate::Ntt::with_backend) cannot run
+    /// here.
     Backend(BackendError),
 }
 

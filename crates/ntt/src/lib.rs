@@ -48,7 +48,7 @@ mod narrow;
 mod schedule;
 mod twiddles;
 
-use aurum_goldilocks::{Backend, Goldilocks, selected_backend};
+use aurum_goldilocks::{Backend, Goldilocks};
 use rayon::prelude::*;
 
 pub use crate::domain::{Domain, MAX_LOG_SIZE};
@@ -158,12 +158,12 @@ impl Ntt {
         self.domain
     }
 
-    /// The backend kernels run on (errors if `AURUM_BACKEND` is invalid).
+    /// The backend kernels run on: the one pinned by [`Ntt::with_backend`], else the
+    /// process-wide [`aurum_goldilocks::backend()`] (which, like every infallible library
+    /// call, falls back to the best supported backend with a warning if `AURUM_BACKEND` is
+    /// invalid). Currently always `Ok`.
     pub fn backend(&self) -> Result<Backend, NttError> {
-        match self.backend {
-            Some(b) => Ok(b),
-            None => Ok(selected_backend()?),
-        }
+        Ok(self.backend.unwrap_or_else(aurum_goldilocks::backend))
     }
 
     /// Forward NTT of every column, in place: row `j` holds the coefficient of `x^j`

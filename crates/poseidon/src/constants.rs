@@ -13,8 +13,9 @@
 //! (`aurum_symmetric::grain`, seeded for prime field, `x^α`, n = 64, t = 12, R_F = 8,
 //! R_P = 22) yields a different table (starting `0x13dcf33aba214f46`), and plonky2's source
 //! says its table came from a ChaCha-based generator whose seed it does not record. The
-//! tests check that every constant is below p and that the first four are those of the issue;
-//! the plonky2 oracle crate (`oracles/plonky2`) checks all 360 against plonky2 itself.
+//! tests check that every constant is below p and that the first four and the last are
+//! plonky2's; the plonky2 oracle crate (`oracles/plonky2`) checks all 360 against plonky2
+//! itself.
 //!
 //! Everything the fast permutation uses beyond these (moved constants, the sparse
 //! partial-round matrices) is *derived* from them and from the MDS matrix in this crate

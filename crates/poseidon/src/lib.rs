@@ -71,7 +71,7 @@ mod fast;
 pub mod hash;
 pub mod reference;
 
-use aurum_goldilocks::{Backend, Goldilocks, PackedField};
+use aurum_goldilocks::{Backend, Goldilocks, PackedField, SmallCoefficients};
 use aurum_symmetric::{BatchTable, Permutation};
 
 use constants::{HALF_FULL_ROUNDS, PARTIAL_ROUNDS, WIDTH};
@@ -121,22 +121,26 @@ impl Poseidon {
 
 /// Measured with `benches/poseidon.rs` (`poseidon/packed/aurum-<backend>-b<B>`, ns per
 /// state) on a shared Zen 4, no RUSTFLAGS: scalar 1227 / 1262 / 1197 for B = 1/2/4,
-/// AVX2 1097 / 1079 / 1041, AVX-512 528 / 480 / 468. NEON: B = 2 from the batched-permute
-/// study in `shared/seeds/001` (B = 2 best on a Pi 5, B = 4 loses to it), since qemu
-/// timings say nothing about Arm cores.
+/// AVX2 1097 / 1079 / 1041, AVX-512 528 / 480 / 468. NEON: B = 2, measured best in a
+/// batched-permute study on a Raspberry Pi 5 (B = 4 loses to it); qemu timings say nothing
+/// about Arm cores.
 const MEASURED_BATCH: BatchTable = BatchTable::new([4, 4, 4, 2]);
 
-/// The MDS matrix as `u32` rows, `MDS_U32[i][j]` multiplying `state[j]` in `out[i]`.
-const MDS_U32: [[u32; WIDTH]; WIDTH] = {
+/// The MDS matrix as small-coefficient rows, `MDS_U32[i].get()[j]` multiplying `state[j]` in
+/// `out[i]`.
+const MDS_U32: [SmallCoefficients<WIDTH>; WIDTH] = {
     let m = constants::mds_matrix();
-    let mut out = [[0u32; WIDTH]; WIDTH];
+    let mut out = [SmallCoefficients::new([0; WIDTH]); WIDTH];
     let mut i = 0;
     while i < WIDTH {
+        let mut row = [0u32; WIDTH];
         let mut j = 0;
         while j < WIDTH {
-            out[i][j] = m[i][j] as u32;
+            row[j] = m[i][j] as u32;
             j += 1;
         }
+        // A row summing to 2^31 or more fails to compile here.
+        out[i] = SmallCoefficients::new(row);
         i += 1;
     }
     out
@@ -244,7 +248,7 @@ impl Poseidon {
                 unroll!(i in [1 2 3 4 5 6 7 8 9 10 11] {
                     state[i] += s0 * cols[i - 1];
                 });
-                state[0] = s0.mul_small(MDS_U32[0][0]) + sum;
+                state[0] = s0.mul_small(MDS_U32[0].get()[0]) + sum;
             }
         }
     }

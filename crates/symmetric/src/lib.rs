@@ -2,8 +2,8 @@
 //!
 //! * [`Permutation`]: a width-`W` permutation of Goldilocks states with a *batched packed*
 //!   form — `B` states of `P::WIDTH` lanes each, whose rounds are interleaved in one function
-//!   scope (see `../shared/seeds/001`: a call boundary between `permute(a); permute(b)` hides
-//!   the cross-state parallelism from LLVM and the out-of-order core).
+//!   scope (measured: a call boundary between `permute(a); permute(b)` hides the cross-state
+//!   parallelism from LLVM and the out-of-order core).
 //! * [`permute_many`]: the bulk entry point — packs states into lanes, picks the backend at run
 //!   time and the batch size `B` the permutation measured best for it, and runs rayon-parallel.
 //! * [`PaddingFreeSponge`] and [`TruncatedPermutation`]: the hash and 2-to-1 compression shapes
@@ -80,7 +80,8 @@ pub trait Permutation<const W: usize>: Send + Sync {
     /// The round structure must be written once with the `B` states interleaved inside each
     /// round (all states' constant additions, then all S-boxes, then all linear layers), and
     /// the whole body must be `#[inline(always)]` so that it runs inside the backend's
-    /// `#[target_feature]` entry point (see `aurum_goldilocks::dispatch`).
+    /// `#[target_feature]` entry point (see the
+    /// [`aurum_goldilocks::dispatch`](mod@aurum_goldilocks::dispatch) module).
     fn permute_batch<P: PackedField, const B: usize>(&self, states: &mut [[P; W]; B]);
 
     /// The batch size bulk calls use on `backend` (one of [`BATCH_SIZES`]); implementations
@@ -117,9 +118,20 @@ pub trait Permutation<const W: usize>: Send + Sync {
 }
 
 /// Gathers `P::WIDTH` states (lane `l` = `states[l]`) into packed form.
+///
+/// # Panics
+/// Panics with both lengths unless `states.len() == P::WIDTH`: a shorter slice would leave
+/// lanes silently zero. (A fixed-size `&[_; P::WIDTH]` parameter would make this a type error,
+/// but stable Rust cannot name that array type in generic code.) The check is one compare
+/// per `W · P::WIDTH` elements copied.
 #[inline(always)]
 pub fn pack_states<P: PackedField, const W: usize>(states: &[[Goldilocks; W]]) -> [P; W] {
-    debug_assert_eq!(states.len(), P::WIDTH);
+    assert_eq!(
+        states.len(),
+        P::WIDTH,
+        "pack_states: need exactly P::WIDTH = {} states",
+        P::WIDTH
+    );
     // Plain loops rather than `core::array::from_fn` inside kernels: see `aurum_goldilocks::dispatch`.
     let mut packed = [P::ZERO; W];
     for (lane, state) in states.iter().enumerate() {
@@ -131,12 +143,21 @@ pub fn pack_states<P: PackedField, const W: usize>(states: &[[Goldilocks; W]]) -
 }
 
 /// Scatters a packed state back to `P::WIDTH` states (the inverse of [`pack_states`]).
+///
+/// # Panics
+/// Panics with both lengths unless `states.len() == P::WIDTH`: a longer slice would keep
+/// stale states past the lanes (see [`pack_states`] for why this is not a type).
 #[inline(always)]
 pub fn unpack_states<P: PackedField, const W: usize>(
     packed: &[P; W],
     states: &mut [[Goldilocks; W]],
 ) {
-    debug_assert_eq!(states.len(), P::WIDTH);
+    assert_eq!(
+        states.len(),
+        P::WIDTH,
+        "unpack_states: need exactly P::WIDTH = {} states",
+        P::WIDTH
+    );
     for (i, p) in packed.iter().enumerate() {
         for (lane, x) in p.as_slice().iter().enumerate() {
             states[lane][i] = *x;

@@ -13,10 +13,10 @@
 use core::arch::x86_64::*;
 use core::mem::transmute;
 
-use super::impl_packed_ops;
+use super::{impl_packed_ops, sum_deferred_in_passes};
 use crate::field::{EPSILON, HALF_P_PLUS_ONE, P};
-use crate::packed::check_block_len;
-use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField};
+use crate::packed::{DEFERRED_SUM_MAX_TERMS, check_block_len};
+use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField, SmallCoefficients};
 
 const WIDTH: usize = 4;
 const SIGN_BIT: u64 = 1 << 63;
@@ -127,8 +127,7 @@ unsafe impl PackedField for PackedAvx2 {
     }
 
     #[inline(always)]
-    fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &[u32; N]) -> Self {
-        debug_assert!(cs.iter().map(|&c| u64::from(c)).sum::<u64>() < 1 << 31);
+    fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &SmallCoefficients<N>) -> Self {
         Self::from_vector(linear_combination_small(xs, cs))
     }
 
@@ -161,25 +160,7 @@ unsafe impl PackedField for PackedAvx2 {
 
     #[inline(always)]
     fn sum_deferred(values: &[Self]) -> Self {
-        let Some((first, rest)) = values.split_first() else {
-            return Self::ZERO;
-        };
-        // SAFETY: see the module docs (only reachable on AVX2 CPUs).
-        unsafe {
-            // The running sum is kept shifted, so each carry test is one signed compare.
-            let mut sum_s = shift(first.to_vector());
-            let mut carries = _mm256_setzero_si256();
-            for x in rest {
-                let x = x.to_vector();
-                let prev_s = sum_s;
-                sum_s = _mm256_add_epi64(sum_s, x);
-                // Wrapped iff the new sum is below the old one; the mask is −1 per carry.
-                carries = _mm256_sub_epi64(carries, _mm256_cmpgt_epi64(prev_s, sum_s));
-            }
-            // Each carry dropped 2^64 ≡ EPSILON; fewer than 2^32 carries keep the fold < p.
-            let fold = _mm256_mul_epu32(carries, set1(EPSILON));
-            Self::from_vector(shift(add_no_double_overflow_s(fold, sum_s)))
-        }
+        sum_deferred_in_passes!(values, sum_deferred_one_pass)
     }
 
     #[inline(always)]
@@ -212,6 +193,33 @@ unsafe impl PackedField for PackedAvx2 {
             }
         };
         (Self::from_vector(x), Self::from_vector(y))
+    }
+}
+
+/// `Σ values` for at most [`DEFERRED_SUM_MAX_TERMS`] values: one unreduced sum and a carry
+/// count, folded in at the end.
+#[inline(always)]
+fn sum_deferred_one_pass(values: &[PackedAvx2]) -> PackedAvx2 {
+    debug_assert!(values.len() <= DEFERRED_SUM_MAX_TERMS);
+    let Some((first, rest)) = values.split_first() else {
+        return PackedAvx2::ZERO;
+    };
+    // SAFETY: see the module docs (only reachable on AVX2 CPUs).
+    unsafe {
+        // The running sum is kept shifted, so each carry test is one signed compare.
+        let mut sum_s = shift(first.to_vector());
+        let mut carries = _mm256_setzero_si256();
+        for x in rest {
+            let x = x.to_vector();
+            let prev_s = sum_s;
+            sum_s = _mm256_add_epi64(sum_s, x);
+            // Wrapped iff the new sum is below the old one; the mask is −1 per carry.
+            carries = _mm256_sub_epi64(carries, _mm256_cmpgt_epi64(prev_s, sum_s));
+        }
+        // Each carry dropped 2^64 ≡ EPSILON; at most 2^32 − 2 carries (a pass of
+        // DEFERRED_SUM_MAX_TERMS values) keep the fold < p and the count exact in 32 bits.
+        let fold = _mm256_mul_epu32(carries, set1(EPSILON));
+        PackedAvx2::from_vector(shift(add_no_double_overflow_s(fold, sum_s)))
     }
 }
 
@@ -415,16 +423,19 @@ fn mul_small(x: __m256i, c: u32) -> __m256i {
     }
 }
 
-/// `Σ xs[k]·cs[k]` with `Σ cs < 2^31`: the low and high 32-bit halves of every `x` are
-/// multiplied by `c` and summed separately (neither sum can overflow 64 bits), then the
-/// total `lo + hi·2^32 < 2^96` is reduced once.
+/// `Σ xs[k]·cs[k]` with `Σ cs < 2^31` (what `SmallCoefficients` guarantees): the low and
+/// high 32-bit halves of every `x` are multiplied by `c` and summed separately (neither sum
+/// can overflow 64 bits), then the total `lo + hi·2^32 < 2^96` is reduced once.
 #[inline(always)]
-fn linear_combination_small<const N: usize>(xs: &[PackedAvx2; N], cs: &[u32; N]) -> __m256i {
+fn linear_combination_small<const N: usize>(
+    xs: &[PackedAvx2; N],
+    cs: &SmallCoefficients<N>,
+) -> __m256i {
     // SAFETY: see the module docs (only reachable on AVX2 CPUs).
     unsafe {
         let mut lo = _mm256_setzero_si256();
         let mut hi = _mm256_setzero_si256();
-        for (x, &c) in xs.iter().zip(cs) {
+        for (x, &c) in xs.iter().zip(cs.get()) {
             let x = x.to_vector();
             let c = set1(u64::from(c));
             lo = _mm256_add_epi64(lo, _mm256_mul_epu32(x, c));

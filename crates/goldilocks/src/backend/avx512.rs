@@ -10,10 +10,10 @@
 use core::arch::x86_64::*;
 use core::mem::transmute;
 
-use super::impl_packed_ops;
+use super::{impl_packed_ops, sum_deferred_in_passes};
 use crate::field::{EPSILON, HALF_P_PLUS_ONE, P};
-use crate::packed::check_block_len;
-use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField};
+use crate::packed::{DEFERRED_SUM_MAX_TERMS, check_block_len};
+use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField, SmallCoefficients};
 
 const WIDTH: usize = 8;
 
@@ -122,8 +122,7 @@ unsafe impl PackedField for PackedAvx512 {
     }
 
     #[inline(always)]
-    fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &[u32; N]) -> Self {
-        debug_assert!(cs.iter().map(|&c| u64::from(c)).sum::<u64>() < 1 << 31);
+    fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &SmallCoefficients<N>) -> Self {
         Self::from_vector(linear_combination_small(xs, cs))
     }
 
@@ -156,25 +155,7 @@ unsafe impl PackedField for PackedAvx512 {
 
     #[inline(always)]
     fn sum_deferred(values: &[Self]) -> Self {
-        let Some((first, rest)) = values.split_first() else {
-            return Self::ZERO;
-        };
-        // SAFETY: see the module docs (only reachable on AVX-512F CPUs).
-        unsafe {
-            let mut sum = first.to_vector();
-            let mut carries = _mm512_setzero_si512();
-            for x in rest {
-                let x = x.to_vector();
-                sum = _mm512_add_epi64(sum, x);
-                let carry = _mm512_cmplt_epu64_mask(sum, x);
-                carries = _mm512_mask_add_epi64(carries, carry, carries, set1(1));
-            }
-            // Each carry dropped 2^64 ≡ EPSILON; fewer than 2^32 carries keep the fold < p.
-            Self::from_vector(add_no_double_overflow(
-                sum,
-                _mm512_mul_epu32(carries, opaque_epsilon()),
-            ))
-        }
+        sum_deferred_in_passes!(values, sum_deferred_one_pass)
     }
 
     #[inline(always)]
@@ -211,6 +192,33 @@ unsafe impl PackedField for PackedAvx512 {
             }
         };
         (Self::from_vector(x), Self::from_vector(y))
+    }
+}
+
+/// `Σ values` for at most [`DEFERRED_SUM_MAX_TERMS`] values: one unreduced sum and a carry
+/// count, folded in at the end.
+#[inline(always)]
+fn sum_deferred_one_pass(values: &[PackedAvx512]) -> PackedAvx512 {
+    debug_assert!(values.len() <= DEFERRED_SUM_MAX_TERMS);
+    let Some((first, rest)) = values.split_first() else {
+        return PackedAvx512::ZERO;
+    };
+    // SAFETY: see the module docs (only reachable on AVX-512F CPUs).
+    unsafe {
+        let mut sum = first.to_vector();
+        let mut carries = _mm512_setzero_si512();
+        for x in rest {
+            let x = x.to_vector();
+            sum = _mm512_add_epi64(sum, x);
+            let carry = _mm512_cmplt_epu64_mask(sum, x);
+            carries = _mm512_mask_add_epi64(carries, carry, carries, set1(1));
+        }
+        // Each carry dropped 2^64 ≡ EPSILON; at most 2^32 − 2 carries (a pass of
+        // DEFERRED_SUM_MAX_TERMS values) keep the fold < p and the count exact in 32 bits.
+        PackedAvx512::from_vector(add_no_double_overflow(
+            sum,
+            _mm512_mul_epu32(carries, opaque_epsilon()),
+        ))
     }
 }
 
@@ -403,16 +411,19 @@ fn mul_small(x: __m512i, c: u32) -> __m512i {
     }
 }
 
-/// `Σ xs[k]·cs[k]` with `Σ cs < 2^31`: the low and high 32-bit halves of every `x` are
-/// multiplied by `c` and summed separately (neither sum can overflow 64 bits), then the
-/// total `lo + hi·2^32 < 2^96` is reduced once.
+/// `Σ xs[k]·cs[k]` with `Σ cs < 2^31` (what `SmallCoefficients` guarantees): the low and
+/// high 32-bit halves of every `x` are multiplied by `c` and summed separately (neither sum
+/// can overflow 64 bits), then the total `lo + hi·2^32 < 2^96` is reduced once.
 #[inline(always)]
-fn linear_combination_small<const N: usize>(xs: &[PackedAvx512; N], cs: &[u32; N]) -> __m512i {
+fn linear_combination_small<const N: usize>(
+    xs: &[PackedAvx512; N],
+    cs: &SmallCoefficients<N>,
+) -> __m512i {
     // SAFETY: see the module docs (only reachable on AVX-512F CPUs).
     unsafe {
         let mut lo = _mm512_setzero_si512();
         let mut hi = _mm512_setzero_si512();
-        for (x, &c) in xs.iter().zip(cs) {
+        for (x, &c) in xs.iter().zip(cs.get()) {
             let x = x.to_vector();
             let c = set1(u64::from(c));
             lo = _mm512_add_epi64(lo, _mm512_mul_epu32(x, c));

@@ -1,5 +1,5 @@
-//! One module per backend, kept apart behind the dispatch in [`crate::dispatch`] (the way the
-//! BLAKE3 crate keeps `portable`, `avx2`, `avx512` and `neon` behind `platform.rs`).
+//! One module per backend, kept apart behind the dispatch in
+//! [`crate::dispatch`](mod@crate::dispatch) (the way the BLAKE3 crate keeps `portable`, `avx2`, `avx512` and `neon` behind `platform.rs`).
 //!
 //! This directory is the only place in the workspace with `unsafe` code or intrinsics.
 //!
@@ -128,3 +128,28 @@ macro_rules! impl_packed_ops {
 }
 #[allow(unused_imports)]
 pub(crate) use impl_packed_ops;
+
+/// The body of a SIMD `sum_deferred`: `$one_pass` (a carry-counting sum of at most
+/// `DEFERRED_SUM_MAX_TERMS` vectors) over the whole slice, or over passes of that many added
+/// with field additions. For the lengths real code uses the length test is one compare, folded
+/// away when the length is a constant.
+///
+/// A macro, not a generic function taking `$one_pass`: a function value is called through a
+/// shim compiled without the backend's target features, which would turn every intrinsic
+/// inside into a call (3-6x slower Poseidon and Poseidon2 when this was tried).
+macro_rules! sum_deferred_in_passes {
+    ($values:expr, $one_pass:ident) => {{
+        let values = $values;
+        if values.len() <= DEFERRED_SUM_MAX_TERMS {
+            $one_pass(values)
+        } else {
+            let mut total = <Self as $crate::PackedField>::ZERO;
+            for pass in values.chunks(DEFERRED_SUM_MAX_TERMS) {
+                total += $one_pass(pass);
+            }
+            total
+        }
+    }};
+}
+#[allow(unused_imports)]
+pub(crate) use sum_deferred_in_passes;

@@ -13,9 +13,9 @@
 use core::arch::aarch64::*;
 use core::mem::transmute;
 
-use super::impl_packed_ops;
+use super::{impl_packed_ops, sum_deferred_in_passes};
 use crate::field::{EPSILON, HALF_P_PLUS_ONE, P};
-use crate::packed::check_block_len;
+use crate::packed::{DEFERRED_SUM_MAX_TERMS, check_block_len};
 use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField};
 
 const WIDTH: usize = 2;
@@ -151,23 +151,7 @@ unsafe impl PackedField for PackedNeon {
 
     #[inline(always)]
     fn sum_deferred(values: &[Self]) -> Self {
-        let Some((first, rest)) = values.split_first() else {
-            return Self::ZERO;
-        };
-        // SAFETY: NEON is baseline on aarch64.
-        unsafe {
-            let mut sum = first.to_vector();
-            let mut carries = vdupq_n_u64(0);
-            for x in rest {
-                let x = x.to_vector();
-                sum = vaddq_u64(sum, x);
-                // The all-ones mask of a carry is −1: subtracting it counts the carry.
-                carries = vsubq_u64(carries, vcltq_u64(sum, x));
-            }
-            // Each carry dropped 2^64 ≡ EPSILON; fewer than 2^32 carries keep the fold < p.
-            let fold = vmull_u32(vmovn_u64(carries), vdup_n_u32(EPSILON as u32));
-            Self::from_vector(add_no_double_overflow(sum, fold))
-        }
+        sum_deferred_in_passes!(values, sum_deferred_one_pass)
     }
 
     #[inline(always)]
@@ -195,6 +179,31 @@ unsafe impl PackedField for PackedNeon {
         } else {
             (self, other)
         }
+    }
+}
+
+/// `Σ values` for at most [`DEFERRED_SUM_MAX_TERMS`] values: one unreduced sum and a carry
+/// count, folded in at the end.
+#[inline(always)]
+fn sum_deferred_one_pass(values: &[PackedNeon]) -> PackedNeon {
+    debug_assert!(values.len() <= DEFERRED_SUM_MAX_TERMS);
+    let Some((first, rest)) = values.split_first() else {
+        return PackedNeon::ZERO;
+    };
+    // SAFETY: NEON is baseline on aarch64.
+    unsafe {
+        let mut sum = first.to_vector();
+        let mut carries = vdupq_n_u64(0);
+        for x in rest {
+            let x = x.to_vector();
+            sum = vaddq_u64(sum, x);
+            // The all-ones mask of a carry is −1: subtracting it counts the carry.
+            carries = vsubq_u64(carries, vcltq_u64(sum, x));
+        }
+        // Each carry dropped 2^64 ≡ EPSILON; at most 2^32 − 2 carries (a pass of
+        // DEFERRED_SUM_MAX_TERMS values) keep the fold < p and the count exact in 32 bits.
+        let fold = vmull_u32(vmovn_u64(carries), vdup_n_u32(EPSILON as u32));
+        PackedNeon::from_vector(add_no_double_overflow(sum, fold))
     }
 }
 

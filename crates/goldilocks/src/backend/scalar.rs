@@ -1,7 +1,7 @@
 //! The portable backend: `Goldilocks` itself is a packed field of width 1.
 
 use crate::field::{EPSILON, halve_raw};
-use crate::{Backend, Canonical, Goldilocks, PackedField};
+use crate::{Backend, Canonical, Goldilocks, PackedField, SmallCoefficients};
 
 // SAFETY: `Goldilocks` is `#[repr(transparent)]` over `u64`, i.e. the layout of
 // `[Goldilocks; 1]`, and uses no CPU-specific instructions.
@@ -43,13 +43,13 @@ unsafe impl PackedField for Goldilocks {
     }
 
     #[inline(always)]
-    fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &[u32; N]) -> Self {
-        debug_assert!(cs.iter().map(|&c| u64::from(c)).sum::<u64>() < 1 << 31);
+    fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &SmallCoefficients<N>) -> Self {
         let mut acc = 0u128;
-        for (x, &c) in xs.iter().zip(cs) {
+        for (x, &c) in xs.iter().zip(cs.get()) {
             acc += u128::from(x.raw()) * u128::from(c);
         }
-        // acc < 2^64 · Σc < 2^95: the high word is below 2^31, and 2^64 ≡ EPSILON.
+        // acc < 2^64 · Σc < 2^95 (`SmallCoefficients` bounds Σc): the high word is below
+        // 2^31, and 2^64 ≡ EPSILON.
         let (lo, hi) = (acc as u64, (acc >> 64) as u64);
         Goldilocks::from_raw(add_then_fold_carry(lo, hi * EPSILON))
     }

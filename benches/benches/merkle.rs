@@ -1,6 +1,7 @@
 //! Merkle commitment: Aurum vs Plonky3's `MerkleTreeMmcs` (`p3-merkle-tree` 0.8) with the same
 //! Poseidon2 sponge and compression, both on the global rayon pool (2 threads here), plus
-//! Aurum on 1 and 2 threads for the scaling figure.
+//! Aurum on 1 and 2 threads for the scaling figure. The `plonky2` preset (Poseidon) runs alone:
+//! its peer, plonky2, needs nightly (`scripts/oracle-plonky2.sh bench`).
 //!
 //! Throughput is in permutations (`aurum-…` and `p3-…` perform the same number). Groups:
 //! `merkle/<preset>/<rows>x<cols>`. Run with `scripts/bench.sh merkle`.
@@ -32,13 +33,12 @@ fn bench_preset<C: MerkleConfig, M: Mmcs<P3>>(
     c: &mut Criterion,
     name: &str,
     config: &C,
-    p3: &M,
+    p3: Option<&M>,
     rows: usize,
     cols: usize,
 ) {
     let raw = data(rows, cols);
     let ours: Vec<Goldilocks> = raw.iter().map(|&x| Goldilocks::from_u64(x)).collect();
-    let theirs: Vec<P3> = raw.iter().map(|&x| P3::new(x)).collect();
     let mut group = c.benchmark_group(format!("merkle/{name}/2^{}x{cols}", rows.trailing_zeros()));
     let tree = MerkleTree::new(config, vec![Matrix::new(&ours, cols).unwrap()]).unwrap();
     group.throughput(Throughput::Elements(
@@ -55,14 +55,17 @@ fn bench_preset<C: MerkleConfig, M: Mmcs<P3>>(
             )
         });
     });
-    group.bench_function(BenchmarkId::from_parameter("p3"), |b| {
-        // Plonky3's commit takes its matrices by value; the copy is outside the timed part.
-        b.iter_batched(
-            || vec![RowMajorMatrix::new(theirs.clone(), cols)],
-            |matrices| black_box(p3.commit(matrices).0),
-            criterion::BatchSize::LargeInput,
-        );
-    });
+    if let Some(p3) = p3 {
+        let theirs: Vec<P3> = raw.iter().map(|&x| P3::new(x)).collect();
+        group.bench_function(BenchmarkId::from_parameter("p3"), |b| {
+            // Plonky3's commit takes its matrices by value; the copy is outside the timed part.
+            b.iter_batched(
+                || vec![RowMajorMatrix::new(theirs.clone(), cols)],
+                |matrices| black_box(p3.commit(matrices).0),
+                criterion::BatchSize::LargeInput,
+            );
+        });
+    }
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -86,9 +89,19 @@ fn bench_preset<C: MerkleConfig, M: Mmcs<P3>>(
     group.finish();
 }
 
+/// Plonky3's width-8 tree.
+type P3Mmcs8 = MerkleTreeMmcs<
+    P3Packing,
+    P3Packing,
+    PaddingFreeSponge<p3_goldilocks::Poseidon2Goldilocks<8>, 8, 4, 4>,
+    TruncatedPermutation<p3_goldilocks::Poseidon2Goldilocks<8>, 2, 4, 8>,
+    2,
+    4,
+>;
+
 fn merkle(c: &mut Criterion) {
     let p8 = p3_goldilocks::default_goldilocks_poseidon2_8();
-    let mmcs8 = MerkleTreeMmcs::<P3Packing, P3Packing, _, _, 2, 4>::new(
+    let mmcs8 = P3Mmcs8::new(
         PaddingFreeSponge::<_, 8, 4, 4>::new(p8.clone()),
         TruncatedPermutation::<_, 2, 4, 8>::new(p8),
         0,
@@ -101,10 +114,18 @@ fn merkle(c: &mut Criterion) {
     );
     let w8 = config::poseidon2_w8();
     let w12 = config::poseidon2_w12();
-    bench_preset(c, "poseidon2-w8", &w8, &mmcs8, 1 << 20, 8);
-    bench_preset(c, "poseidon2-w8", &w8, &mmcs8, 1 << 16, 256);
-    bench_preset(c, "poseidon2-w12", &w12, &mmcs12, 1 << 20, 8);
-    bench_preset(c, "poseidon2-w12", &w12, &mmcs12, 1 << 16, 256);
+    bench_preset(c, "poseidon2-w8", &w8, Some(&mmcs8), 1 << 20, 8);
+    bench_preset(c, "poseidon2-w8", &w8, Some(&mmcs8), 1 << 16, 256);
+    bench_preset(c, "poseidon2-w12", &w12, Some(&mmcs12), 1 << 20, 8);
+    bench_preset(c, "poseidon2-w12", &w12, Some(&mmcs12), 1 << 16, 256);
+    bench_preset(
+        c,
+        "plonky2",
+        &config::plonky2(),
+        None::<&P3Mmcs8>,
+        1 << 20,
+        8,
+    );
 }
 
 fn config_criterion() -> Criterion {

@@ -40,9 +40,16 @@
 //!
 //! What mattered: no closures or recursion in the hot path (they are compiled without the
 //! backend's target features: 100× slower), MDS rows over the unrotated state with constant
-//! coefficient rows, forced unrolling of the 12/11-word loops, and permuting a local copy of
-//! the states (scalar latency 2.0 → 1.25 µs). The MDS is ~25 % of the scalar time: a
-//! Karatsuba/FFT circulant product is the next step for latency.
+//! coefficient rows, permuting a local copy of the states (scalar latency 2.0 → 1.25 µs), and
+//! loops that LLVM unrolls completely — one field operation per loop body, so the full
+//! rounds' S-boxes go stage by stage across all words (all `x²`, then `x³` and `x⁴`, then
+//! `x⁷`: 10–17 % faster on AVX2/AVX-512 than one S-box after another, spelled out). The MDS is
+//! ~25 % of the scalar time: a Karatsuba/FFT circulant product is the next step for latency.
+//!
+//! Each operation is written once: the eight full rounds share one loop (the partial rounds run
+//! inside it after the fourth) and no loop is unrolled by hand. Unoptimised builds inline every
+//! `#[inline(always)]` copy with stack slots of its own, so this keeps a permutation's frame at
+//! opt-level 0 to ~150 KiB on AVX-512 (it was 1.6 MiB) and the crate quick to compile.
 //!
 //! A single-state SIMD path (one state across lanes, as Polygon's AVX2 code has) was
 //! considered and not built: the scalar permutation is throughput-bound, not latency-bound
@@ -146,34 +153,21 @@ const MDS_U32: [SmallCoefficients<WIDTH>; WIDTH] = {
     out
 };
 
-/// Repeats a block with `$i` bound to each literal: a forced unroll, for loops LLVM leaves
-/// rolled (their bodies look big once the field arithmetic is inlined), which then round-trip
-/// every word through memory.
-macro_rules! unroll {
-    ($i:ident in [$($n:literal)*] $body:block) => {
-        $({
-            let $i: usize = $n;
-            $body
-        })*
-    };
-}
-
 // Hot-path code below uses plain loops, never closures (`array::from_fn`, `map`): a closure
 // is compiled as its own function without the backend's target features, so the SIMD
 // intrinsics inside would not inline into it (100× slower on AVX2/AVX-512).
 
 /// `MDS · state` with the small coefficients: one deferred-reduction linear combination per
 /// output, over the unrotated state with the matrix row as coefficients (so the rows share
-/// every operand and its split into 32-bit halves). The 12 rows are spelled out (a macro, not
-/// a loop) so that each reads a constant row.
+/// every operand and its split into 32-bit halves). A loop over the constant rows, which LLVM
+/// unrolls (each row's coefficients then become constants); spelling the 12 rows out
+/// measured no faster and multiplied the unoptimised code and stack by 12.
 #[inline(always)]
 pub fn mds_layer<P: PackedField>(state: &mut [P; WIDTH]) {
-    macro_rules! rows {
-        ($($i:literal)*) => {
-            [$(P::linear_combination_small(state, &MDS_U32[$i])),*]
-        };
+    let mut out = [P::ZERO; WIDTH];
+    for (o, row) in out.iter_mut().zip(&MDS_U32) {
+        *o = P::linear_combination_small(state, row);
     }
-    let out: [P; WIDTH] = rows!(0 1 2 3 4 5 6 7 8 9 10 11);
     // Written back word by word (a whole-array assignment may become a `memcpy` call).
     for (s, o) in state.iter_mut().zip(out) {
         *s = o;
@@ -181,45 +175,56 @@ pub fn mds_layer<P: PackedField>(state: &mut [P; WIDTH]) {
 }
 
 /// Adds a round's constants to every state, then applies the S-box to every word of every
-/// state (stage by stage across all `B·12` words, so the S-boxes' dependent multiplications
-/// overlap).
+/// state, stage by stage across all `B·12` words (all squares, then all `x³` and `x⁴`, then all
+/// `x⁷`), so that each stage is `B·12` independent multiplications side by side.
+///
+/// Each stage is a plain loop with one operation in its body: small enough for LLVM to unroll,
+/// and one copy of each operation in unoptimised builds, where every inlined copy keeps stack
+/// slots of its own. (Measured against twelve spelled-out S-boxes per state: 10–17 % faster
+/// on AVX2 and AVX-512, the same on scalar.)
 #[inline(always)]
 fn full_sbox_layer<P: PackedField, const B: usize>(
     states: &mut [[P; WIDTH]; B],
     constants: &[Goldilocks; WIDTH],
 ) {
     for state in states.iter_mut() {
-        unroll!(i in [0 1 2 3 4 5 6 7 8 9 10 11] {
-            state[i] += constants[i];
-        });
+        for (s, &c) in state.iter_mut().zip(constants) {
+            *s += c;
+        }
     }
-    for state in states.iter_mut() {
-        unroll!(i in [0 1 2 3 4 5 6 7 8 9 10 11] {
-            state[i] = state[i].exp7();
-        });
+    let mut x2 = *states;
+    for state in x2.iter_mut() {
+        for x in state.iter_mut() {
+            *x = x.square();
+        }
+    }
+    let mut x3 = x2;
+    let mut x4 = x2;
+    for b in 0..B {
+        for i in 0..WIDTH {
+            x3[b][i] *= states[b][i];
+            x4[b][i] = x4[b][i].square();
+        }
+    }
+    for b in 0..B {
+        for i in 0..WIDTH {
+            states[b][i] = x3[b][i] * x4[b][i];
+        }
     }
 }
 
 impl Poseidon {
-    /// The four initial full rounds; the last one's linear layer also applies the dense
-    /// matrix the sparse partial rounds start with, and the first partial constant.
+    /// The linear layer of the last initial full round: the MDS matrix followed by the dense
+    /// matrix the sparse partial rounds start with, plus the first partial constant.
     #[inline(always)]
-    fn initial_full_rounds<P: PackedField, const B: usize>(&self, states: &mut [[P; WIDTH]; B]) {
+    fn first_partial_layer<P: PackedField, const B: usize>(&self, states: &mut [[P; WIDTH]; B]) {
         let c = self.constants;
-        for constants in &c.full[..HALF_FULL_ROUNDS - 1] {
-            full_sbox_layer(states, constants);
-            for state in states.iter_mut() {
-                mds_layer(state);
-            }
-        }
-        full_sbox_layer(states, &c.full[HALF_FULL_ROUNDS - 1]);
         for state in states.iter_mut() {
             let s = *state;
             state[0] = P::linear_combination_small(&s, &MDS_U32[0]) + c.partial[0];
-            let rows = &c.first_partial_matrix;
-            unroll!(i in [1 2 3 4 5 6 7 8 9 10 11] {
-                state[i] = P::linear_combination(&s, &rows[i - 1]);
-            });
+            for (x, row) in state[1..].iter_mut().zip(&c.first_partial_matrix) {
+                *x = P::linear_combination(&s, row);
+            }
         }
     }
 
@@ -244,22 +249,16 @@ impl Poseidon {
             }
             for (state, sum) in states.iter_mut().zip(partial_sums) {
                 let s0 = state[0];
-                let cols = &c.partial_cols[j];
-                unroll!(i in [1 2 3 4 5 6 7 8 9 10 11] {
-                    state[i] += s0 * cols[i - 1];
-                });
+                // Products, then sums: two one-operation loops LLVM unrolls. A multiply-add
+                // body it left rolled, with the state in memory (scalar latency +3 %).
+                let mut products = [P::ZERO; WIDTH - 1];
+                for (p, &col) in products.iter_mut().zip(&c.partial_cols[j]) {
+                    *p = s0 * col;
+                }
+                for (x, p) in state[1..].iter_mut().zip(products) {
+                    *x += p;
+                }
                 state[0] = s0.mul_small(MDS_U32[0].get()[0]) + sum;
-            }
-        }
-    }
-
-    /// The four terminal full rounds.
-    #[inline(always)]
-    fn terminal_full_rounds<P: PackedField, const B: usize>(&self, states: &mut [[P; WIDTH]; B]) {
-        for constants in &self.constants.full[HALF_FULL_ROUNDS..] {
-            full_sbox_layer(states, constants);
-            for state in states.iter_mut() {
-                mds_layer(state);
             }
         }
     }
@@ -271,9 +270,20 @@ impl Permutation<WIDTH> for Poseidon {
         // Work on a local copy: LLVM keeps a local array in registers more readily than
         // memory behind a reference.
         let mut local = *states;
-        self.initial_full_rounds(&mut local);
-        self.partial_rounds(&mut local);
-        self.terminal_full_rounds(&mut local);
+        // All eight full rounds in one loop, the partial rounds inside it after the fourth:
+        // one copy of the full round's code instead of one per group of rounds (each copy
+        // costs compile time, and stack in unoptimised builds).
+        for (r, constants) in self.constants.full.iter().enumerate() {
+            full_sbox_layer(&mut local, constants);
+            if r == HALF_FULL_ROUNDS - 1 {
+                self.first_partial_layer(&mut local);
+                self.partial_rounds(&mut local);
+            } else {
+                for state in local.iter_mut() {
+                    mds_layer(state);
+                }
+            }
+        }
         *states = local;
     }
 

@@ -106,11 +106,17 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
     #[must_use]
     pub fn with_constants(constants: RoundConstants<W>) -> Self {
         let canonical = |round: &[Goldilocks; W]| round.map(Canonical::new);
+        let mut external = [[Canonical::default(); W]; 2 * HALF_EXTERNAL_ROUNDS];
+        for (rc, round) in external
+            .iter_mut()
+            .zip(constants.initial.iter().chain(&constants.terminal))
+        {
+            *rc = canonical(round);
+        }
         Self {
             rc: PackedConstants {
-                initial: constants.initial.each_ref().map(canonical),
+                external,
                 internal: constants.internal.map(Canonical::new),
-                terminal: constants.terminal.each_ref().map(canonical),
             },
             constants,
             diagonal: L::internal_diagonal(),
@@ -136,9 +142,9 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
 /// Round constants in the form the packed rounds add them.
 #[derive(Clone, Debug)]
 struct PackedConstants<const W: usize> {
-    initial: [[Canonical; W]; HALF_EXTERNAL_ROUNDS],
+    /// The initial external rounds', then the terminal ones'.
+    external: [[Canonical; W]; 2 * HALF_EXTERNAL_ROUNDS],
     internal: [Canonical; INTERNAL_ROUNDS],
-    terminal: [[Canonical; W]; HALF_EXTERNAL_ROUNDS],
 }
 
 /// Measured on Zen 4 (`benches/poseidon2.rs`, group `poseidon2/wW/packed`): AVX-512 gains
@@ -187,20 +193,6 @@ fn add_constants_and_sbox<P: PackedField, const W: usize, const B: usize>(
 
 impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
     #[inline(always)]
-    fn external_rounds<P: PackedField, const B: usize>(
-        states: &mut [[P; W]; B],
-        rounds: &[[Canonical; W]; HALF_EXTERNAL_ROUNDS],
-    ) {
-        for constants in rounds {
-            for state in states.iter_mut() {
-                let one: &mut [[P; W]; 1] = core::array::from_mut(state);
-                add_constants_and_sbox(one, constants);
-                external_layer::<L, P, W>(state);
-            }
-        }
-    }
-
-    #[inline(always)]
     fn internal_rounds<P: PackedField, const B: usize>(&self, states: &mut [[P; W]; B]) {
         for &constant in &self.rc.internal {
             // The sum of s_1.. does not depend on the S-box of s_0: start it first so both
@@ -228,9 +220,19 @@ impl<L: LinearLayers<W>, const W: usize> Permutation<W> for Poseidon2<L, W> {
         for state in states.iter_mut() {
             external_layer::<L, P, W>(state);
         }
-        Self::external_rounds(states, &self.rc.initial);
-        self.internal_rounds(states);
-        Self::external_rounds(states, &self.rc.terminal);
+        // All eight external rounds in one loop, the internal rounds inside it after the
+        // fourth: one copy of the external round's code instead of one per group of rounds
+        // (each copy costs compile time, and stack in unoptimised builds).
+        for (r, constants) in self.rc.external.iter().enumerate() {
+            for state in states.iter_mut() {
+                let one: &mut [[P; W]; 1] = core::array::from_mut(state);
+                add_constants_and_sbox(one, constants);
+                external_layer::<L, P, W>(state);
+            }
+            if r == HALF_EXTERNAL_ROUNDS - 1 {
+                self.internal_rounds(states);
+            }
+        }
     }
 
     fn batch_size(&self, backend: Backend) -> usize {

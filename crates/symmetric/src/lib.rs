@@ -12,6 +12,7 @@
 //!   same constructions at width 12).
 //! * [`grain`]: the Grain LFSR round-constant generator of the Poseidon papers.
 
+mod frame;
 pub mod grain;
 mod many;
 mod sponge;

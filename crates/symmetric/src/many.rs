@@ -3,6 +3,7 @@
 use aurum_goldilocks::{Goldilocks, Kernel, PackedField, dispatch};
 use rayon::prelude::*;
 
+use crate::frame::in_own_frame;
 use crate::{Permutation, pack_states, unpack_states};
 
 /// Below this many states `permute_many` stays on the calling thread.
@@ -26,14 +27,34 @@ impl<Perm: Permutation<W>, const W: usize> Kernel for PermuteMany<'_, Perm, W> {
 
     #[inline(always)]
     fn run<P: PackedField>(self) {
-        match self
-            .batch
-            .unwrap_or_else(|| self.perm.batch_size(P::BACKEND))
-        {
-            4 => permute_in_batches::<P, Perm, W, 4>(self.perm, self.states),
-            2 => permute_in_batches::<P, Perm, W, 2>(self.perm, self.states),
-            _ => permute_in_batches::<P, Perm, W, 1>(self.perm, self.states),
+        let Self {
+            perm,
+            states,
+            batch,
+        } = self;
+        // Each batch size in a frame of its own (see `crate::frame`).
+        match batch.unwrap_or_else(|| perm.batch_size(P::BACKEND)) {
+            4 => in_own_frame::<P, _>(PermuteBatches::<_, W, 4> { perm, states }),
+            2 => in_own_frame::<P, _>(PermuteBatches::<_, W, 2> { perm, states }),
+            _ => in_own_frame::<P, _>(PermuteBatches::<_, W, 1> { perm, states }),
         }
+    }
+}
+
+/// [`PermuteMany`] at batch size `B`.
+struct PermuteBatches<'a, Perm, const W: usize, const B: usize> {
+    perm: &'a Perm,
+    states: &'a mut [[Goldilocks; W]],
+}
+
+impl<Perm: Permutation<W>, const W: usize, const B: usize> Kernel
+    for PermuteBatches<'_, Perm, W, B>
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        permute_in_batches::<P, Perm, W, B>(self.perm, self.states);
     }
 }
 

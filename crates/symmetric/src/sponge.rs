@@ -8,6 +8,7 @@ use aurum_goldilocks::{Backend, Goldilocks, Kernel, PackedField, dispatch};
 use rayon::prelude::*;
 
 use crate::Permutation;
+use crate::frame::in_own_frame;
 
 /// Inputs whose lengths do not fit together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -310,11 +311,24 @@ impl<H: Hasher<OUT>, const OUT: usize> Kernel for HashRows<'_, H, OUT> {
 
     #[inline(always)]
     fn run<P: PackedField>(self) {
+        // Each batch size in a frame of its own (see `crate::frame`).
         match self.hasher.batch_size(P::BACKEND) {
-            4 => hash_rows_batched::<P, H, OUT, 4>(self),
-            2 => hash_rows_batched::<P, H, OUT, 2>(self),
-            _ => hash_rows_batched::<P, H, OUT, 1>(self),
+            4 => in_own_frame::<P, _>(HashRowsBatched::<_, OUT, 4>(self)),
+            2 => in_own_frame::<P, _>(HashRowsBatched::<_, OUT, 2>(self)),
+            _ => in_own_frame::<P, _>(HashRowsBatched::<_, OUT, 1>(self)),
         }
+    }
+}
+
+/// [`HashRows`] at batch size `B`.
+struct HashRowsBatched<'a, H, const OUT: usize, const B: usize>(HashRows<'a, H, OUT>);
+
+impl<H: Hasher<OUT>, const OUT: usize, const B: usize> Kernel for HashRowsBatched<'_, H, OUT, B> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        hash_rows_batched::<P, H, OUT, B>(self.0);
     }
 }
 
@@ -391,11 +405,26 @@ impl<C: Compressor<OUT>, const OUT: usize> Kernel for CompressLayer<'_, C, OUT> 
 
     #[inline(always)]
     fn run<P: PackedField>(self) {
+        // Each batch size in a frame of its own (see `crate::frame`).
         match self.compressor.batch_size(P::BACKEND) {
-            4 => compress_layer_batched::<P, C, OUT, 4>(self),
-            2 => compress_layer_batched::<P, C, OUT, 2>(self),
-            _ => compress_layer_batched::<P, C, OUT, 1>(self),
+            4 => in_own_frame::<P, _>(CompressLayerBatched::<_, OUT, 4>(self)),
+            2 => in_own_frame::<P, _>(CompressLayerBatched::<_, OUT, 2>(self)),
+            _ => in_own_frame::<P, _>(CompressLayerBatched::<_, OUT, 1>(self)),
         }
+    }
+}
+
+/// [`CompressLayer`] at batch size `B`.
+struct CompressLayerBatched<'a, C, const OUT: usize, const B: usize>(CompressLayer<'a, C, OUT>);
+
+impl<C: Compressor<OUT>, const OUT: usize, const B: usize> Kernel
+    for CompressLayerBatched<'_, C, OUT, B>
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        compress_layer_batched::<P, C, OUT, B>(self.0);
     }
 }
 

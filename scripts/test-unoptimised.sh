@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs the Poseidon, Poseidon2, Merkle and CLI tests, and the `aurum` CLI on every preset and
+# backend, with every crate unoptimised (opt-level 0) and default thread stacks.
+#
+# Why: a dependent's `cargo test` or `dev` build compiles Aurum at opt-level 0. There every
+# inlined copy of a kernel keeps stack slots of its own, so kernels that are small when
+# optimised can need megabytes of stack — more than the 2 MiB of a test or rayon thread
+# (an overflow aborts the process). The workspace's own `cargo test` optimises a little
+# (`[profile.test]`) and would not notice; this step does.
+#
+# The `unoptimised` profile (workspace Cargo.toml) is `dev` with opt-level 0 pinned for every
+# package, in its own target directory (so it does not rebuild `target/debug` and is unaffected
+# if someone speeds up `dev` with package overrides). RUST_MIN_STACK is cleared: the point is
+# the default stack size.
+#
+# Usage: scripts/test-unoptimised.sh [extra cargo test args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+unset RUST_MIN_STACK
+profile=(--profile unoptimised)
+aurum="${CARGO_TARGET_DIR:-target}/unoptimised/aurum"
+
+log() { echo "test-unoptimised: $*"; }
+
+log "cargo test (opt-level 0): aurum-poseidon aurum-poseidon2 aurum-merkle aurum-cli"
+# `streaming_over_many_chunks` hashes 3.5 chunks of 2^20 elements five times (about 4.6 M
+# permutations): 3 minutes at opt-level 0, for kernels that the other tests and the CLI runs
+# below already run on test and rayon threads. The optimised `cargo test --workspace` runs it.
+cargo test "${profile[@]}" -p aurum-poseidon -p aurum-poseidon2 -p aurum-merkle -p aurum-cli "$@" \
+  -- --skip streaming_over_many_chunks
+
+cargo build -q "${profile[@]}" -p aurum-cli
+backends=$("$aurum" info | sed -n 's/^supported here: //p' | tr -d ,)
+[ -n "$backends" ] || { echo "test-unoptimised: no backend list from 'aurum info'" >&2; exit 1; }
+for backend in $backends; do
+  # The README's example and its Poseidon2 twin; then 4096 rows, enough for the leaf hashing
+  # and the lower layers to run in parallel on rayon's threads with every packed kernel.
+  log "aurum on $backend (opt-level 0)"
+  AURUM_BACKEND=$backend "$aurum" --preset plonky2 --rows 16 --cols 4 >/dev/null
+  AURUM_BACKEND=$backend "$aurum" --preset poseidon2-w8 --rows 16 --cols 4 >/dev/null
+  for preset in plonky2 polygon poseidon2-w8 poseidon2-w12 poseidon2-w16; do
+    AURUM_BACKEND=$backend "$aurum" --preset "$preset" --rows 4096 --cols 12 >/dev/null
+  done
+done
+log "passed"

@@ -68,7 +68,7 @@ struct Args {
 /// Total wall time and count per span name, collected while tracing.
 static SPAN_TOTALS: Mutex<BTreeMap<&'static str, (Duration, usize)>> = Mutex::new(BTreeMap::new());
 
-/// A layer that adds each closed span's lifetime to [`SPAN_TOTALS`].
+/// A layer that adds the lifetime of each closed span under a `prove` span to [`SPAN_TOTALS`].
 struct SpanTotals;
 
 /// When a span was created (kept in the span's extensions).
@@ -83,6 +83,10 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for SpanTotals {
 
     fn on_close(&self, id: Id, ctx: Context<'_, S>) {
         let Some(span) = ctx.span(&id) else { return };
+        // Only the prover's spans (a verification's may close while the next proof runs).
+        if span.scope().last().map(|root| root.name()) != Some("prove") {
+            return;
+        }
         let Some(created) = span.extensions().get::<Created>().map(|c| c.0) else {
             return;
         };
@@ -206,7 +210,6 @@ fn main() {
                 println!("── run {}: {label}", run + 1);
             }
             let trace = trace_with_room(&trace);
-            // Only this proof's spans (not the trace copy's or the last verification's).
             take_span_totals();
             let (elapsed, proof_bytes) = if is_aurum {
                 timed_prove!(&aurum, &air, trace)

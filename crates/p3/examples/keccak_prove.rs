@@ -125,6 +125,15 @@ fn trace_with_room(trace: &RowMajorMatrix<Val>) -> RowMajorMatrix<Val> {
     RowMajorMatrix::new(values, trace.width)
 }
 
+/// The smallest and largest value.
+fn range(values: &[f64]) -> (f64, f64) {
+    values
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        })
+}
+
 fn median(times: &mut [f64]) -> f64 {
     times.sort_by(f64::total_cmp);
     let mid = times.len() / 2;
@@ -237,17 +246,25 @@ fn main() {
         stock_times.push(stock_time);
         aurum_times.push(aurum_time);
     }
-    let spread = |t: &[f64]| {
-        let min = t.iter().copied().fold(f64::INFINITY, f64::min);
-        let max = t.iter().copied().fold(0.0, f64::max);
-        format!("{min:.3}–{max:.3} s")
-    };
-    let (stock_spread, aurum_spread) = (spread(&stock_times), spread(&aurum_times));
+    // Each round's two proofs ran back to back, so their ratio is the figure a load change
+    // between rounds disturbs least.
+    let mut speedups: Vec<f64> = stock_times
+        .iter()
+        .zip(&aurum_times)
+        .map(|(stock, aurum)| stock / aurum)
+        .collect();
+    let [
+        (stock_min, stock_max),
+        (aurum_min, aurum_max),
+        (speedup_min, speedup_max),
+    ] = [&stock_times, &aurum_times, &speedups].map(|v| range(v));
     let (stock_median, aurum_median) = (median(&mut stock_times), median(&mut aurum_times));
     println!(
-        "median of {} runs: stock {stock_median:.3} s ({stock_spread}), Aurum {aurum_median:.3} s \
-         ({aurum_spread}), speed-up {:.2}×",
+        "median of {} runs: stock {stock_median:.3} s ({stock_min:.3}–{stock_max:.3}), \
+         Aurum {aurum_median:.3} s ({aurum_min:.3}–{aurum_max:.3}), speed-up {:.2}×; \
+         the runs' own speed-ups: median {:.2}× ({speedup_min:.2}–{speedup_max:.2})",
         args.runs,
-        stock_median / aurum_median
+        stock_median / aurum_median,
+        median(&mut speedups)
     );
 }

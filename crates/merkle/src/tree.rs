@@ -399,6 +399,91 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
     }
 }
 
+/// A tree's geometry and digest layers without its matrices (see
+/// [`MerkleTree::into_digests`]).
+#[derive(Clone, Debug)]
+pub struct TreeDigests {
+    shape: TreeShape,
+    layers: Vec<Vec<Digest>>,
+    dropped: usize,
+}
+
+impl TreeDigests {
+    /// The geometry.
+    #[must_use]
+    pub fn shape(&self) -> &TreeShape {
+        &self.shape
+    }
+
+    /// Bytes held by the stored digest layers.
+    #[must_use]
+    pub fn digest_bytes(&self) -> usize {
+        self.layers
+            .iter()
+            .map(|l| l.len() * size_of::<Digest>())
+            .sum()
+    }
+}
+
+/// Matrices whose dimensions are not those a [`TreeDigests`] was built from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DimensionsMismatch {
+    /// The dimensions the digests were built from.
+    pub expected: Vec<Dimensions>,
+    /// The dimensions given.
+    pub found: Vec<Dimensions>,
+}
+
+impl fmt::Display for DimensionsMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the digests were built from matrices {:?}, not {:?}",
+            self.expected, self.found
+        )
+    }
+}
+
+impl std::error::Error for DimensionsMismatch {}
+
+impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
+    /// Detaches the digest layers from the borrowed matrices. A prover that owns its matrices
+    /// (an LDE it computed) cannot keep a tree borrowing them in the same struct; it keeps
+    /// these next to them and re-attaches them with [`MerkleTree::from_digests`] to open.
+    #[must_use]
+    pub fn into_digests(self) -> TreeDigests {
+        TreeDigests {
+            shape: self.shape,
+            layers: self.layers,
+            dropped: self.dropped,
+        }
+    }
+
+    /// Re-attaches `digests` to the matrices they were built from. Only the dimensions are
+    /// checked (checking the values would cost a rebuild): openings of other values would not
+    /// verify.
+    pub fn from_digests(
+        config: &'a C,
+        matrices: Vec<Matrix<'a>>,
+        digests: TreeDigests,
+    ) -> Result<Self, DimensionsMismatch> {
+        let found: Vec<Dimensions> = matrices.iter().map(Matrix::dimensions).collect();
+        if found != digests.shape.dims() {
+            return Err(DimensionsMismatch {
+                expected: digests.shape.dims().to_vec(),
+                found,
+            });
+        }
+        Ok(Self {
+            config,
+            matrices,
+            shape: digests.shape,
+            layers: digests.layers,
+            dropped: digests.dropped,
+        })
+    }
+}
+
 /// Leaf rows below which hashing the tallest group stays on the calling thread's chunks.
 const ROWS_PER_TASK: usize = 256;
 

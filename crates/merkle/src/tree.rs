@@ -1,6 +1,7 @@
 //! The in-memory tree: build, caps, openings, and optionally dropped lower layers.
 
 use core::fmt;
+use std::borrow::Cow;
 
 use aurum_goldilocks::{Goldilocks, dispatch};
 use aurum_symmetric::{HashRows, Hasher, compress_layer, hash_rows};
@@ -204,8 +205,9 @@ pub struct MerkleTree<'a, C: MerkleConfig> {
     config: &'a C,
     matrices: Vec<Matrix<'a>>,
     shape: TreeShape,
-    /// Layers `dropped..=depth`; `layers[i]` is layer `dropped + i`.
-    layers: Vec<Vec<Digest>>,
+    /// Layers `dropped..=depth`; `layers[i]` is layer `dropped + i` (borrowed when
+    /// re-attached from [`TreeDigests`]).
+    layers: Cow<'a, [Vec<Digest>]>,
     dropped: usize,
 }
 
@@ -252,7 +254,7 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
             config,
             matrices,
             shape,
-            layers,
+            layers: Cow::Owned(layers),
             dropped: drop,
         })
     }
@@ -454,18 +456,18 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
     pub fn into_digests(self) -> TreeDigests {
         TreeDigests {
             shape: self.shape,
-            layers: self.layers,
+            layers: self.layers.into_owned(),
             dropped: self.dropped,
         }
     }
 
-    /// Re-attaches `digests` to the matrices they were built from. Only the dimensions are
-    /// checked (checking the values would cost a rebuild): openings of other values would not
-    /// verify.
+    /// Re-attaches `digests` (borrowed, not copied) to the matrices they were built from.
+    /// Only the dimensions are checked (checking the values would cost a rebuild): openings of
+    /// other values would not verify.
     pub fn from_digests(
         config: &'a C,
         matrices: Vec<Matrix<'a>>,
-        digests: TreeDigests,
+        digests: &'a TreeDigests,
     ) -> Result<Self, DimensionsMismatch> {
         let found: Vec<Dimensions> = matrices.iter().map(Matrix::dimensions).collect();
         if found != digests.shape.dims() {
@@ -477,8 +479,8 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
         Ok(Self {
             config,
             matrices,
-            shape: digests.shape,
-            layers: digests.layers,
+            shape: digests.shape.clone(),
+            layers: Cow::Borrowed(&digests.layers),
             dropped: digests.dropped,
         })
     }

@@ -156,14 +156,10 @@ fn detached_digests_reattach_to_their_matrices_only() {
     let root = tree.root();
     let opening = tree.open(5, 0).unwrap();
     let digests = tree.into_digests();
-    let wrong = MerkleTree::from_digests(
-        &config,
-        vec![Matrix::new(&values, 8).unwrap()],
-        digests.clone(),
-    );
+    let wrong = MerkleTree::from_digests(&config, vec![Matrix::new(&values, 8).unwrap()], &digests);
     assert!(wrong.is_err());
-    let tree =
-        MerkleTree::from_digests(&config, vec![Matrix::new(&values, 4).unwrap()], digests).unwrap();
+    let tree = MerkleTree::from_digests(&config, vec![Matrix::new(&values, 4).unwrap()], &digests)
+        .unwrap();
     assert_eq!(tree.root(), root);
     assert_eq!(tree.open(5, 0).unwrap(), opening);
 }

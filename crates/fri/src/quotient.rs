@@ -1,0 +1,261 @@
+//! The opening side of the PCS: evaluating committed polynomials at out-of-domain points, and
+//! the reduced openings — one codeword per height that FRI proves low-degree:
+//!
+//! ```text
+//! ro_h(x) = Σ_{matrix of height h, point z}  α^off · Σ_j α^j · (p_j(z) − p_j(x)) / (z − x)
+//! ```
+//!
+//! `off` counts the columns of every (matrix, point) pair of that height before this one, in
+//! commitment, matrix and point order (Plonky3's order, so the codewords are Plonky3's).
+//!
+//! Both passes walk the rows in chunks: each chunk computes its coset points and inverts its
+//! denominators `z − x` in one batch, so nothing of the LDE's size is stored besides the
+//! codewords themselves.
+
+use aurum_goldilocks::{Goldilocks, Goldilocks2};
+use rayon::prelude::*;
+
+use crate::domain::{BitReversedCoset, SHIFT, coset_point};
+
+/// Rows per chunk (a power of two).
+const LOG_CHUNK: usize = 12;
+
+/// `Σ_j coefficients[j] · row[j]` for base-field coefficients split into their two
+/// components, with deferred reductions.
+#[inline]
+fn combine(row: &[Goldilocks], c0: &[Goldilocks], c1: &[Goldilocks]) -> Goldilocks2 {
+    Goldilocks2::new(
+        Goldilocks::dot_product(row, &c0[..row.len()]),
+        Goldilocks::dot_product(row, &c1[..row.len()]),
+    )
+}
+
+/// `[x^0, …, x^(n−1)]`.
+fn powers(x: Goldilocks2, n: usize) -> Vec<Goldilocks2> {
+    let mut out = Vec::with_capacity(n);
+    let mut p = Goldilocks2::ONE;
+    for _ in 0..n {
+        out.push(p);
+        p *= x;
+    }
+    out
+}
+
+/// `1 / (z − x)` for every `x` in `xs`, or `None` if `z` is one of them.
+fn inverse_differences(
+    z: Goldilocks2,
+    xs: &[Goldilocks],
+    out: &mut Vec<Goldilocks2>,
+) -> Option<()> {
+    out.clear();
+    out.extend(xs.iter().map(|&x| z - x));
+    Goldilocks2::batch_inverse_in_place(out).ok()
+}
+
+/// The values at `points` of the polynomials whose LDE (height `2^log_height`, blow-up
+/// `2^log_blowup`, bit-reversed rows of `width` columns) is `lde`: `values[k][j]` is column
+/// `j` at `points[k]`.
+///
+/// By barycentric interpolation on the LDE's first `h = 2^(log_height − log_blowup)` rows, the
+/// coset `g·K` of order `h`: `p(z) = (z^h − g^h)/(h·g^h) · Σ_i y_i · x_i/(z − x_i)`. A point of
+/// that coset gets its row.
+pub(crate) fn evaluate(
+    lde: &[Goldilocks],
+    width: usize,
+    log_height: usize,
+    log_blowup: usize,
+    points: &[Goldilocks2],
+) -> Vec<Vec<Goldilocks2>> {
+    let log_h = log_height - log_blowup;
+    let h = 1usize << log_h;
+    let low = &lde[..h * width];
+    let shift_h = SHIFT.exp_power_of_2(log_h);
+    let row_as_ext = |i: usize| {
+        low[i * width..(i + 1) * width]
+            .iter()
+            .map(|&y| y.into())
+            .collect()
+    };
+    let mut values: Vec<Option<Vec<Goldilocks2>>> = points
+        .iter()
+        .map(|&z| {
+            let vanishing = z.exp_u64(h as u64) - shift_h;
+            // z^h = g^h exactly on the coset, where interpolation divides by zero.
+            vanishing.is_zero().then(|| {
+                let i = (0..h)
+                    .find(|&i| Goldilocks2::from(coset_point(log_h, i)) == z)
+                    .expect("the h-th roots of g^h are the coset");
+                row_as_ext(i)
+            })
+        })
+        .collect();
+    let outside: Vec<(usize, Goldilocks2)> = points
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| values[*k].is_none())
+        .map(|(k, &z)| (k, z))
+        .collect();
+    if !outside.is_empty() {
+        let coset = BitReversedCoset::new(log_h, LOG_CHUNK);
+        let chunk = coset.chunk_len();
+        let sums = low
+            .par_chunks(chunk * width)
+            .enumerate()
+            .map(|(q, rows)| {
+                let mut xs = Vec::with_capacity(chunk);
+                coset.chunk(q, &mut xs);
+                let mut inverses = Vec::with_capacity(chunk);
+                let mut sums = vec![vec![Goldilocks2::ZERO; width]; outside.len()];
+                for (sum, &(_, z)) in sums.iter_mut().zip(&outside) {
+                    inverse_differences(z, &xs, &mut inverses).expect("z is off the coset");
+                    for ((row, &x), &inverse) in rows.chunks_exact(width).zip(&xs).zip(&inverses) {
+                        let weight = inverse * x;
+                        for (s, &y) in sum.iter_mut().zip(row) {
+                            *s += weight * y;
+                        }
+                    }
+                }
+                sums
+            })
+            .reduce(
+                || vec![vec![Goldilocks2::ZERO; width]; outside.len()],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().flatten().zip(b.iter().flatten()) {
+                        *x += *y;
+                    }
+                    a
+                },
+            );
+        let h_shift_h = Goldilocks::from_u64(h as u64) * shift_h;
+        for ((k, z), sum) in outside.into_iter().zip(sums) {
+            let scale = (z.exp_u64(h as u64) - shift_h) * h_shift_h.inverse();
+            values[k] = Some(sum.into_iter().map(|s| s * scale).collect());
+        }
+    }
+    values
+        .into_iter()
+        .map(|v| v.expect("every point evaluated"))
+        .collect()
+}
+
+/// One committed matrix's part in the reduced openings.
+pub(crate) struct Quotient<'a> {
+    /// Its LDE, bit-reversed rows.
+    pub(crate) lde: &'a [Goldilocks],
+    /// Columns.
+    pub(crate) width: usize,
+    /// Base-2 log of the LDE height.
+    pub(crate) log_height: usize,
+    /// The points it is opened at.
+    pub(crate) points: &'a [Goldilocks2],
+    /// `values[k][j]`: column `j` at `points[k]`.
+    pub(crate) values: &'a [Vec<Goldilocks2>],
+}
+
+/// The reduced openings of `matrices` (in commitment, matrix order), one codeword per
+/// distinct height, tallest first: `(log_height, codeword)`.
+///
+/// No point may lie in its matrix's LDE domain (the caller checks).
+pub(crate) fn reduced_openings(
+    matrices: &[Quotient<'_>],
+    alpha: Goldilocks2,
+) -> Vec<(usize, Vec<Goldilocks2>)> {
+    let mut heights: Vec<usize> = matrices.iter().map(|m| m.log_height).collect();
+    heights.sort_unstable_by(|a, b| b.cmp(a));
+    heights.dedup();
+    let max_width = matrices.iter().map(|m| m.width).max().unwrap_or(0);
+    let alpha_powers = powers(alpha, max_width);
+    let c0: Vec<Goldilocks> = alpha_powers.iter().map(|p| p.coeffs[0]).collect();
+    let c1: Vec<Goldilocks> = alpha_powers.iter().map(|p| p.coeffs[1]).collect();
+    heights
+        .into_iter()
+        .map(|log_height| {
+            // Each (matrix, point) of this height: its weight α^off and Σ_j α^j p_j(z).
+            let mut offset = 0u64;
+            let mut terms = Vec::new();
+            for m in matrices.iter().filter(|m| m.log_height == log_height) {
+                let points = m
+                    .points
+                    .iter()
+                    .zip(m.values)
+                    .map(|(&z, values)| {
+                        let weight = alpha.exp_u64(offset);
+                        offset += m.width as u64;
+                        let at_z: Goldilocks2 =
+                            values.iter().zip(&alpha_powers).map(|(&v, &a)| v * a).sum();
+                        (z, weight, at_z)
+                    })
+                    .collect::<Vec<_>>();
+                terms.push((m, points));
+            }
+            let coset = BitReversedCoset::new(log_height, LOG_CHUNK);
+            let chunk = coset.chunk_len();
+            let mut codeword = vec![Goldilocks2::ZERO; 1 << log_height];
+            codeword
+                .par_chunks_mut(chunk)
+                .enumerate()
+                .for_each(|(q, out)| {
+                    let mut xs = Vec::with_capacity(chunk);
+                    coset.chunk(q, &mut xs);
+                    let mut at_x = Vec::with_capacity(chunk);
+                    let mut inverses = Vec::with_capacity(chunk);
+                    for (m, points) in &terms {
+                        let rows = &m.lde[q * chunk * m.width..(q + 1) * chunk * m.width];
+                        at_x.clear();
+                        at_x.extend(rows.chunks_exact(m.width).map(|row| combine(row, &c0, &c1)));
+                        for &(z, weight, at_z) in points {
+                            inverse_differences(z, &xs, &mut inverses)
+                                .expect("z is off the domain");
+                            for ((o, &a), &inverse) in out.iter_mut().zip(&at_x).zip(&inverses) {
+                                *o += weight * (at_z - a) * inverse;
+                            }
+                        }
+                    }
+                });
+            (log_height, codeword)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aurum_ntt::{Ntt, Order};
+
+    fn ext(a: u64, b: u64) -> Goldilocks2 {
+        Goldilocks2::new(Goldilocks::from_u64(a), Goldilocks::from_u64(b))
+    }
+
+    #[test]
+    fn evaluation_equals_the_polynomial() {
+        // Columns with known coefficients; their LDE; evaluate at extension and coset points.
+        let (log_h, log_blowup, width) = (5, 2, 3);
+        let h = 1usize << log_h;
+        let coeffs: Vec<Goldilocks> = (0..h * width)
+            .map(|i| Goldilocks::from_u64(i as u64 * 31 + 7))
+            .collect();
+        let mut trace = coeffs.clone();
+        Ntt::default()
+            .forward(&mut trace, width, Order::Natural)
+            .unwrap();
+        let lde = Ntt::default()
+            .coset_lde(&trace, width, log_blowup, SHIFT, Order::BitReversed)
+            .unwrap();
+        let horner = |j: usize, z: Goldilocks2| {
+            (0..h)
+                .rev()
+                .fold(Goldilocks2::ZERO, |acc, i| acc * z + coeffs[i * width + j])
+        };
+        let points = [
+            ext(5, 9),
+            Goldilocks2::from(coset_point(log_h, 3)),
+            ext(1, 0),
+        ];
+        let values = evaluate(&lde, width, log_h + log_blowup, log_blowup, &points);
+        for (k, &z) in points.iter().enumerate() {
+            for j in 0..width {
+                assert_eq!(values[k][j], horner(j, z), "point {k} column {j}");
+            }
+        }
+    }
+}

@@ -3,6 +3,7 @@
 //! `ExtensionMmcs` over the same tree for the folded codewords.
 
 use core::fmt;
+use std::time::{Duration, Instant};
 
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{
@@ -26,6 +27,48 @@ pub struct FriPcs<C> {
     config: C,
     params: FriParameters,
     cap_height: usize,
+}
+
+/// Wall time of each phase of [`FriPcs::commit_timed`] and [`FriPcs::open_timed`] (added to,
+/// so one value can collect several calls).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timings {
+    /// Low-degree extensions.
+    pub lde: Duration,
+    /// Merkle trees of the LDEs.
+    pub merkle: Duration,
+    /// Evaluations at the opening points.
+    pub evaluation: Duration,
+    /// The reduced-opening codewords.
+    pub quotients: Duration,
+    /// Folding and committing the codewords (proof of work excluded).
+    pub commit_phase: Duration,
+    /// Every proof-of-work search.
+    pub grinding: Duration,
+    /// The final polynomial, the query indices and every opening.
+    pub queries: Duration,
+}
+
+impl Timings {
+    /// The sum of the phases.
+    #[must_use]
+    pub fn total(&self) -> Duration {
+        self.lde
+            + self.merkle
+            + self.evaluation
+            + self.quotients
+            + self.commit_phase
+            + self.grinding
+            + self.queries
+    }
+}
+
+/// Runs `f` and adds its wall time to `slot`.
+pub(crate) fn timed<T>(slot: &mut Duration, f: impl FnOnce() -> T) -> T {
+    let start = Instant::now();
+    let out = f();
+    *slot += start.elapsed();
+    out
 }
 
 /// One matrix to commit to: each column holds a polynomial's evaluations on a coset
@@ -348,8 +391,17 @@ impl<C: MerkleConfig> FriPcs<C> {
         &self,
         matrices: Vec<Evaluations>,
     ) -> Result<(Commitment, ProverData), CommitError> {
-        let committed = self.extend(matrices)?;
-        self.commit_ldes(committed)
+        self.commit_timed(matrices, &mut Timings::default())
+    }
+
+    /// [`FriPcs::commit`], adding the time of each phase to `timings`.
+    pub fn commit_timed(
+        &self,
+        matrices: Vec<Evaluations>,
+        timings: &mut Timings,
+    ) -> Result<(Commitment, ProverData), CommitError> {
+        let committed = timed(&mut timings.lde, || self.extend(matrices))?;
+        timed(&mut timings.merkle, || self.commit_ldes(committed))
     }
 
     /// The LDE of each matrix (checked first, all of them, before any work).
@@ -437,8 +489,19 @@ impl<C: MerkleConfig> FriPcs<C> {
         requests: &[OpeningRequest<'_>],
         challenger: &mut Ch,
     ) -> Result<(OpenedValues, FriProof), OpenError> {
+        self.open_timed(requests, challenger, &mut Timings::default())
+    }
+
+    /// [`FriPcs::open`], adding the time of each phase to `timings`.
+    pub fn open_timed<Ch: Challenger>(
+        &self,
+        requests: &[OpeningRequest<'_>],
+        challenger: &mut Ch,
+        timings: &mut Timings,
+    ) -> Result<(OpenedValues, FriProof), OpenError> {
         self.check_requests(requests)?;
         let log_blowup = self.params.log_blowup;
+        let evaluation_start = Instant::now();
         let opened: OpenedValues = requests
             .iter()
             .map(|r| {
@@ -452,6 +515,7 @@ impl<C: MerkleConfig> FriPcs<C> {
                     .collect()
             })
             .collect();
+        timings.evaluation += evaluation_start.elapsed();
 
         let widths: Vec<Vec<Vec<usize>>> = opened
             .iter()
@@ -466,7 +530,9 @@ impl<C: MerkleConfig> FriPcs<C> {
         for &value in opened.iter().flatten().flatten().flatten() {
             challenger.observe_ext(value);
         }
-        let batch_pow_witness = challenger.grind(self.params.batch_proof_of_work_bits)?;
+        let batch_pow_witness = timed(&mut timings.grinding, || {
+            challenger.grind(self.params.batch_proof_of_work_bits)
+        })?;
         let alpha = challenger.sample_ext();
 
         let quotients: Vec<Quotient<'_>> = requests
@@ -487,7 +553,9 @@ impl<C: MerkleConfig> FriPcs<C> {
                     })
             })
             .collect();
-        let inputs = quotient::reduced_openings(&quotients, alpha);
+        let inputs = timed(&mut timings.quotients, || {
+            quotient::reduced_openings(&quotients, alpha)
+        });
         let log_max_height = inputs[0].0;
         let low_degree = prover::prove(
             &self.config,
@@ -495,8 +563,10 @@ impl<C: MerkleConfig> FriPcs<C> {
             self.cap_height,
             inputs,
             challenger,
+            timings,
         )?;
 
+        let openings_start = Instant::now();
         let input_openings = requests
             .iter()
             .map(|r| {
@@ -515,6 +585,7 @@ impl<C: MerkleConfig> FriPcs<C> {
                     .expect("indices below the batch height, cap checked at commit")
             })
             .collect();
+        timings.queries += openings_start.elapsed();
         let proof = FriProof {
             batch_pow_witness,
             commit_phase_commits: low_degree.commits,

@@ -9,6 +9,7 @@ use aurum_symmetric::challenger::GrindError;
 
 use crate::fold::fold_codeword;
 use crate::params::FriParameters;
+use crate::pcs::{Timings, timed};
 use crate::proof::CommitPhaseOpening;
 use crate::schedule::fold_schedule;
 use crate::transcript::{FriShape, fri_seed};
@@ -52,7 +53,10 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
     cap_height: usize,
     inputs: Vec<(usize, Vec<Goldilocks2>)>,
     challenger: &mut Ch,
+    timings: &mut Timings,
 ) -> Result<LowDegreeProof, GrindError> {
+    let commit_phase_start = std::time::Instant::now();
+    let grinding_before = timings.grinding;
     let heights: Vec<usize> = inputs.iter().map(|(h, _)| *h).collect();
     let log_max_height = heights[0];
     let shape = FriShape {
@@ -83,7 +87,9 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
         for digest in &commitment.cap {
             challenger.observe_slice(digest);
         }
-        commit_pow_witnesses.push(challenger.grind(params.commit_proof_of_work_bits)?);
+        commit_pow_witnesses.push(timed(&mut timings.grinding, || {
+            challenger.grind(params.commit_proof_of_work_bits)
+        })?);
         let beta = challenger.sample_ext();
         let mut next = fold_codeword(&folded, log_arity, beta);
         // An input of the folded height joins it, weighted by β^arity.
@@ -101,6 +107,12 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
         });
     }
 
+    // The commit phase's time, without the proof-of-work searches it ran.
+    timings.commit_phase += commit_phase_start
+        .elapsed()
+        .saturating_sub(timings.grinding - grinding_before);
+
+    let queries_start = std::time::Instant::now();
     // The final codeword has 2^log_blowup · final_poly_len points; its first final_poly_len
     // (bit-reversed order) are the subgroup of that order, enough to interpolate.
     folded.truncate(params.final_poly_len());
@@ -111,7 +123,11 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
     for &c in &final_poly {
         challenger.observe_ext(c);
     }
-    let query_pow_witness = challenger.grind(params.query_proof_of_work_bits)?;
+    timings.queries += queries_start.elapsed();
+    let query_pow_witness = timed(&mut timings.grinding, || {
+        challenger.grind(params.query_proof_of_work_bits)
+    })?;
+    let queries_start = std::time::Instant::now();
     let indices: Vec<usize> = (0..params.num_queries)
         .map(|_| {
             // index_bits ≤ 32 (validated heights): always a valid width and a usize.
@@ -122,6 +138,7 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
         .collect();
 
     let commit_phase_openings = answer_queries(config, cap_height, rounds, &indices);
+    timings.queries += queries_start.elapsed();
     Ok(LowDegreeProof {
         commits,
         commit_pow_witnesses,

@@ -502,3 +502,25 @@ fn presets_match_plonky3() {
         });
     }
 }
+
+/// Sizes past one chunk of every pass (evaluation, quotients, folding tasks) and widths past
+/// one SIMD vector, with a remainder.
+#[test]
+fn larger_shapes_match_plonky3() {
+    for (max_log_arity, log_blowup) in [(1, 1), (3, 2)] {
+        run(&Case {
+            params: FriParameters {
+                log_blowup,
+                log_final_poly_len: 2,
+                max_log_arity,
+                num_queries: 6,
+                batch_proof_of_work_bits: 0,
+                commit_proof_of_work_bits: 0,
+                query_proof_of_work_bits: 0,
+            },
+            cap_height: 1,
+            batches: vec![vec![(13, 13, 2), (12, 2, 1)], vec![(10, 1, 3)]],
+            seed: 3,
+        });
+    }
+}

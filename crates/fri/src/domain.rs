@@ -25,46 +25,65 @@ pub(crate) fn root_of_unity(log_n: usize) -> Goldilocks {
     Goldilocks::two_adic_generator(log_n).expect("domains are at most 2^32 points")
 }
 
-/// The coset `g · ⟨ω_n⟩` in bit-reversed order, produced chunk by chunk: for a chunk of
-/// `2^c` rows starting at `q · 2^c`, `x_{q·2^c + j} = (g · ω_n^rev_{log_n − c}(q)) · ω_{2^c}^rev_c(j)`,
-/// one exponentiation per chunk and a shared table of `2^c` roots.
-pub(crate) struct BitReversedCoset {
-    log_n: usize,
+/// `s · g^rev(i)` for `i < 2^log_count` (`rev` over `log_count` bits), chunk by chunk: for a
+/// chunk of `2^c` values starting at `q · 2^c`,
+/// `g^rev(q·2^c + j) = g^rev_{log_count − c}(q) · (g^(2^(log_count − c)))^rev_c(j)`: one
+/// exponentiation per chunk and a shared table of `2^c` values.
+///
+/// With `g = ω` of order `2^log_count` and `s = 7` this is the bit-reversed coset `7·⟨ω⟩`
+/// ([`BitReversedPowers::coset`]); folding uses other generators and scales.
+pub(crate) struct BitReversedPowers {
+    generator: Goldilocks,
+    scale: Goldilocks,
+    log_count: usize,
     log_chunk: usize,
-    /// `ω_{2^c}^rev_c(j)` for `j < 2^c`.
+    /// `(g^(2^(log_count − c)))^rev_c(j)` for `j < 2^c`.
     table: Vec<Goldilocks>,
 }
 
-impl BitReversedCoset {
-    /// The coset of order `2^log_n`, in chunks of `2^min(log_chunk, log_n)` points.
-    pub(crate) fn new(log_n: usize, log_chunk: usize) -> Self {
-        let log_chunk = log_chunk.min(log_n);
-        let root = root_of_unity(log_chunk);
+impl BitReversedPowers {
+    /// The values `scale · generator^rev(i)`, `i < 2^log_count`, in chunks of
+    /// `2^min(log_chunk, log_count)`.
+    pub(crate) fn new(
+        generator: Goldilocks,
+        scale: Goldilocks,
+        log_count: usize,
+        log_chunk: usize,
+    ) -> Self {
+        let log_chunk = log_chunk.min(log_count);
+        let step = generator.exp_power_of_2(log_count - log_chunk);
         let mut natural = Vec::with_capacity(1 << log_chunk);
         let mut x = Goldilocks::ONE;
         for _ in 0..1usize << log_chunk {
             natural.push(x);
-            x *= root;
+            x *= step;
         }
         let table = (0..1usize << log_chunk)
             .map(|j| natural[reverse_bits(j, log_chunk)])
             .collect();
         Self {
-            log_n,
+            generator,
+            scale,
+            log_count,
             log_chunk,
             table,
         }
     }
 
-    /// Points per chunk.
+    /// The bit-reversed coset `7 · ⟨ω⟩` of order `2^log_n`.
+    pub(crate) fn coset(log_n: usize, log_chunk: usize) -> Self {
+        Self::new(root_of_unity(log_n), SHIFT, log_n, log_chunk)
+    }
+
+    /// Values per chunk.
     pub(crate) fn chunk_len(&self) -> usize {
         1 << self.log_chunk
     }
 
-    /// The points of chunk `q` (rows `q · chunk_len ..`).
+    /// The values of chunk `q` (indices `q · chunk_len ..`).
     pub(crate) fn chunk(&self, q: usize, out: &mut Vec<Goldilocks>) {
-        let exponent = reverse_bits(q, self.log_n - self.log_chunk) as u64;
-        let start = SHIFT * root_of_unity(self.log_n).exp_u64(exponent);
+        let exponent = reverse_bits(q, self.log_count - self.log_chunk) as u64;
+        let start = self.scale * self.generator.exp_u64(exponent);
         out.clear();
         out.extend(self.table.iter().map(|&t| start * t));
     }
@@ -83,7 +102,7 @@ mod tests {
     fn chunks_list_the_bit_reversed_coset() {
         for log_n in 0..8 {
             for log_chunk in 0..5 {
-                let coset = BitReversedCoset::new(log_n, log_chunk);
+                let coset = BitReversedPowers::coset(log_n, log_chunk);
                 let mut points = Vec::new();
                 let mut chunk = Vec::new();
                 for q in 0..(1 << log_n) / coset.chunk_len() {

@@ -12,7 +12,7 @@
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use rayon::prelude::*;
 
-use crate::domain::{reverse_bits, root_of_unity};
+use crate::domain::{BitReversedPowers, reverse_bits, root_of_unity};
 
 /// The largest arity (`2^MAX_LOG_ARITY` values per group).
 const MAX_ARITY: usize = 1 << crate::params::MAX_LOG_ARITY;
@@ -46,24 +46,12 @@ fn fold_group(
     group[0]
 }
 
-/// `1/(2x)` for every pair `t < n/2` of a codeword of length `n = 2^log_n`:
-/// `ω_n^(−rev(t)) / 2`, `rev` over `log_n − 1` bits.
-fn half_inverse_table(log_n: usize) -> Vec<Goldilocks> {
-    let half = 1usize << (log_n - 1);
-    let inverse_root = root_of_unity(log_n).inverse();
-    let mut natural = Vec::with_capacity(half);
-    let mut x = Goldilocks::ONE.halve();
-    for _ in 0..half {
-        natural.push(x);
-        x *= inverse_root;
-    }
-    (0..half)
-        .into_par_iter()
-        .map(|t| natural[reverse_bits(t, log_n - 1)])
-        .collect()
-}
-
 /// Folds a whole codeword (length `2^log_n`, bit-reversed order) by `2^log_arity`.
+///
+/// Each task folds `ROWS_PER_TASK` output rows; fold `r` of its rows reads the aligned range of
+/// `ROWS_PER_TASK · arity / 2^(r+1)` entries of the `1/(2x)` table starting at
+/// `first row · arity / 2^(r+1)`, which the task computes as one chunk of
+/// `ω_n^(−rev(t)) / 2` (`rev` over `log_n − 1` bits) — the table is never stored whole.
 pub(crate) fn fold_codeword(
     codeword: &[Goldilocks2],
     log_arity: usize,
@@ -71,19 +59,41 @@ pub(crate) fn fold_codeword(
 ) -> Vec<Goldilocks2> {
     let arity = 1usize << log_arity;
     let log_n = codeword.len().trailing_zeros() as usize;
-    let table = half_inverse_table(log_n);
-    let mut folded = vec![Goldilocks2::ZERO; codeword.len() >> log_arity];
+    let rows = codeword.len() >> log_arity;
+    let rows_per_task = ROWS_PER_TASK.min(rows);
+    let log_task = rows_per_task.trailing_zeros() as usize;
+    let inverse_root = root_of_unity(log_n).inverse();
+    // Fold r of a task reads 2^(log_task + log_arity − r − 1) table entries.
+    let tables: Vec<BitReversedPowers> = (0..log_arity)
+        .map(|r| {
+            BitReversedPowers::new(
+                inverse_root,
+                Goldilocks::ONE.halve(),
+                log_n - 1,
+                log_task + log_arity - r - 1,
+            )
+        })
+        .collect();
+    let mut folded = vec![Goldilocks2::ZERO; rows];
     folded
-        .par_chunks_mut(ROWS_PER_TASK)
+        .par_chunks_mut(rows_per_task)
         .enumerate()
         .for_each(|(task, out)| {
+            let halves: Vec<Vec<Goldilocks>> = tables
+                .iter()
+                .map(|table| {
+                    let mut chunk = Vec::with_capacity(table.chunk_len());
+                    table.chunk(task, &mut chunk);
+                    chunk
+                })
+                .collect();
             let mut group = [Goldilocks2::ZERO; MAX_ARITY];
             for (offset, value) in out.iter_mut().enumerate() {
-                let row = task * ROWS_PER_TASK + offset;
+                let row = task * rows_per_task + offset;
                 group[..arity].copy_from_slice(&codeword[row * arity..(row + 1) * arity]);
-                // After `r` folds the codeword is row-major with `arity >> r` values per row.
+                // After `r` folds the task's rows are row-major with `arity >> r` values each.
                 *value = fold_group(&mut group[..arity], log_arity, beta, |round, k| {
-                    table[row * (arity >> (round + 1)) + k]
+                    halves[round][offset * (arity >> (round + 1)) + k]
                 });
             }
         });
@@ -132,6 +142,22 @@ mod tests {
             sum += term;
         }
         sum
+    }
+
+    #[test]
+    fn folding_in_many_tasks_equals_the_per_row_fold() {
+        let beta = ext(5, 11);
+        for log_arity in [1, 4] {
+            let log_n = 14 + log_arity;
+            let codeword: Vec<Goldilocks2> =
+                (0..1u64 << log_n).map(|i| ext(i ^ 0x5555, i * 3)).collect();
+            let folded = fold_codeword(&codeword, log_arity, beta);
+            let arity = 1 << log_arity;
+            for row in [0, 1, 4095, 4096, 9000, (1 << 14) - 1] {
+                let mut evals = codeword[row * arity..(row + 1) * arity].to_vec();
+                assert_eq!(fold_row(row, 14, log_arity, beta, &mut evals), folded[row]);
+            }
+        }
     }
 
     #[test]

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{
-    BuildError, Commitment, Matrix, MatrixError, MerkleConfig, MerkleTree, TreeDigests,
+    BuildError, Commitment, Dimensions, Matrix, MatrixError, MerkleConfig, MerkleTree, TreeDigests,
+    TreeShape,
 };
 use aurum_ntt::{Ntt, Order};
 use aurum_symmetric::Challenger;
@@ -28,6 +29,11 @@ pub struct FriPcs<C> {
     params: FriParameters,
     cap_height: usize,
 }
+
+/// Digest layers an input tree does not store: the leaf digests, as much memory as all the
+/// layers above them. Opening a query rebuilds its pair of leaves (two row hashes and a
+/// compression), and the tree keeps 32 of its 64 bytes per LDE row.
+const INPUT_DROPPED_LAYERS: usize = 1;
 
 /// Wall time of each phase of [`FriPcs::commit_timed`] and [`FriPcs::open_timed`] (added to,
 /// so one value can collect several calls).
@@ -452,19 +458,23 @@ impl<C: MerkleConfig> FriPcs<C> {
         &self,
         matrices: Vec<Committed>,
     ) -> Result<(Commitment, ProverData), CommitError> {
-        let views = matrices
+        let views: Vec<Matrix<'_>> = matrices
             .iter()
             .map(|m| Matrix::new(&m.lde, m.width).expect("checked when extended"))
             .collect();
-        let tree = MerkleTree::new(&self.config, views).map_err(CommitError::Tree)?;
-        let cap_height = effective_cap_height(self.cap_height, tree.shape().depth());
-        let max_cap_height = tree.shape().max_cap_height();
+        let dims: Vec<Dimensions> = views.iter().map(Matrix::dimensions).collect();
+        let shape = TreeShape::new(&dims).map_err(|e| CommitError::Tree(BuildError::Shape(e)))?;
+        let cap_height = effective_cap_height(self.cap_height, shape.depth());
+        let max_cap_height = shape.max_cap_height();
         if cap_height > max_cap_height {
             return Err(CommitError::CapBelowMatrices {
                 cap_height,
                 max_cap_height,
             });
         }
+        let dropped = INPUT_DROPPED_LAYERS.min(shape.depth() - cap_height);
+        let tree = MerkleTree::with_dropped_layers(&self.config, views, dropped)
+            .map_err(CommitError::Tree)?;
         let commitment = tree
             .commitment(cap_height)
             .expect("cap height checked against the tree");

@@ -14,6 +14,11 @@ use crate::proof::CommitPhaseOpening;
 use crate::schedule::fold_schedule;
 use crate::transcript::{FriShape, fri_seed};
 
+/// Digest layers a commit-phase tree does not store: opening a query rebuilds its block of
+/// `2^4` leaves (at most 31 permutations at arity 2), while the tree keeps `1/16` of its
+/// digests — the codewords' trees would otherwise hold as much memory as the input tree.
+const COMMIT_PHASE_DROPPED_LAYERS: usize = 4;
+
 /// One committed codeword and its tree (its digests; the codeword is the matrix).
 struct Round {
     codeword: Vec<Goldilocks2>,
@@ -77,11 +82,18 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
     let mut commits = Vec::with_capacity(shape.log_arities.len());
     let mut commit_pow_witnesses = Vec::with_capacity(shape.log_arities.len());
     for &log_arity in &shape.log_arities {
-        let tree = MerkleTree::new(config, vec![codeword_matrix(&folded, log_arity)])
-            .expect("a codeword of 2^k ≤ 2^32 groups is a valid tree");
-        let depth = tree.shape().depth();
+        // A tree over 2^depth rows; the cap layer stays stored.
+        let depth = folded.len().trailing_zeros() as usize - log_arity;
+        let cap_height = effective_cap_height(cap_height, depth);
+        let dropped = COMMIT_PHASE_DROPPED_LAYERS.min(depth - cap_height);
+        let tree = MerkleTree::with_dropped_layers(
+            config,
+            vec![codeword_matrix(&folded, log_arity)],
+            dropped,
+        )
+        .expect("a codeword of 2^k ≤ 2^32 groups is a valid tree");
         let commitment = tree
-            .commitment(effective_cap_height(cap_height, depth))
+            .commitment(cap_height)
             .expect("one matrix: every cap height up to the depth commits to it");
         let digests = tree.into_digests();
         for digest in &commitment.cap {

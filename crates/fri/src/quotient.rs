@@ -12,10 +12,10 @@
 //! denominators `z − x` in one batch, so nothing of the LDE's size is stored besides the
 //! codewords themselves.
 
-use aurum_goldilocks::{Goldilocks, Goldilocks2};
+use aurum_goldilocks::{Goldilocks, Goldilocks2, Kernel, PackedField, dispatch};
 use rayon::prelude::*;
 
-use crate::domain::{BitReversedCoset, SHIFT, coset_point};
+use crate::domain::{BitReversedPowers, SHIFT, coset_point};
 
 /// Rows per chunk (a power of two).
 const LOG_CHUNK: usize = 12;
@@ -50,6 +50,63 @@ fn inverse_differences(
     out.clear();
     out.extend(xs.iter().map(|&x| z - x));
     Goldilocks2::batch_inverse_in_place(out).ok()
+}
+
+/// Adds `Σ_i weights[k][i] · rows[i][j]` to `sums[k][j]` for every point `k` and column `j`:
+/// lanes across columns, each row loaded once for all points.
+struct WeightedColumnSums<'a> {
+    /// Row-major, `width` columns, one row per weight.
+    rows: &'a [Goldilocks],
+    width: usize,
+    weights: &'a [Vec<Goldilocks2>],
+    sums: &'a mut [Vec<Goldilocks2>],
+}
+
+impl Kernel for WeightedColumnSums<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        let Self {
+            rows,
+            width,
+            weights,
+            sums,
+        } = self;
+        let blocks = width / P::WIDTH;
+        let tail = width % P::WIDTH;
+        // Per point: the c0 sums of every block, then the c1 sums.
+        let mut packed_sums = vec![P::ZERO; 2 * blocks * weights.len()];
+        let mut tail_sums = vec![Goldilocks2::ZERO; tail * weights.len()];
+        for (i, row) in rows.chunks_exact(width).enumerate() {
+            let (packed, rest) = P::pack_slice_with_suffix(row);
+            for (k, point_weights) in weights.iter().enumerate() {
+                let w = point_weights[i];
+                let (w0, w1) = (P::broadcast(w.coeffs[0]), P::broadcast(w.coeffs[1]));
+                let (s0, s1) =
+                    packed_sums[2 * k * blocks..2 * (k + 1) * blocks].split_at_mut(blocks);
+                for ((s0, s1), &y) in s0.iter_mut().zip(s1.iter_mut()).zip(packed) {
+                    *s0 += y * w0;
+                    *s1 += y * w1;
+                }
+                for (s, &y) in tail_sums[k * tail..(k + 1) * tail].iter_mut().zip(rest) {
+                    *s += w * y;
+                }
+            }
+        }
+        for (k, point_sums) in sums.iter_mut().enumerate() {
+            let (s0, s1) = packed_sums[2 * k * blocks..2 * (k + 1) * blocks].split_at(blocks);
+            let (head, rest) = point_sums.split_at_mut(blocks * P::WIDTH);
+            for ((out, c0), c1) in head.chunks_exact_mut(P::WIDTH).zip(s0).zip(s1) {
+                for ((o, &a), &b) in out.iter_mut().zip(c0.as_slice()).zip(c1.as_slice()) {
+                    *o += Goldilocks2::new(a, b);
+                }
+            }
+            for (o, &t) in rest.iter_mut().zip(&tail_sums[k * tail..(k + 1) * tail]) {
+                *o += t;
+            }
+        }
+    }
 }
 
 /// The values at `points` of the polynomials whose LDE (height `2^log_height`, blow-up
@@ -96,7 +153,7 @@ pub(crate) fn evaluate(
         .map(|(k, &z)| (k, z))
         .collect();
     if !outside.is_empty() {
-        let coset = BitReversedCoset::new(log_h, LOG_CHUNK);
+        let coset = BitReversedPowers::coset(log_h, LOG_CHUNK);
         let chunk = coset.chunk_len();
         let sums = low
             .par_chunks(chunk * width)
@@ -104,17 +161,25 @@ pub(crate) fn evaluate(
             .map(|(q, rows)| {
                 let mut xs = Vec::with_capacity(chunk);
                 coset.chunk(q, &mut xs);
-                let mut inverses = Vec::with_capacity(chunk);
-                let mut sums = vec![vec![Goldilocks2::ZERO; width]; outside.len()];
-                for (sum, &(_, z)) in sums.iter_mut().zip(&outside) {
-                    inverse_differences(z, &xs, &mut inverses).expect("z is off the coset");
-                    for ((row, &x), &inverse) in rows.chunks_exact(width).zip(&xs).zip(&inverses) {
-                        let weight = inverse * x;
-                        for (s, &y) in sum.iter_mut().zip(row) {
-                            *s += weight * y;
+                // The barycentric weight x_i/(z − x_i) of each row, per point.
+                let weights: Vec<Vec<Goldilocks2>> = outside
+                    .iter()
+                    .map(|&(_, z)| {
+                        let mut w = Vec::with_capacity(chunk);
+                        inverse_differences(z, &xs, &mut w).expect("z is off the coset");
+                        for (w, &x) in w.iter_mut().zip(&xs) {
+                            *w *= x;
                         }
-                    }
-                }
+                        w
+                    })
+                    .collect();
+                let mut sums = vec![vec![Goldilocks2::ZERO; width]; outside.len()];
+                dispatch(WeightedColumnSums {
+                    rows,
+                    width,
+                    weights: &weights,
+                    sums: &mut sums,
+                });
                 sums
             })
             .reduce(
@@ -188,7 +253,7 @@ pub(crate) fn reduced_openings(
                     .collect::<Vec<_>>();
                 terms.push((m, points));
             }
-            let coset = BitReversedCoset::new(log_height, LOG_CHUNK);
+            let coset = BitReversedPowers::coset(log_height, LOG_CHUNK);
             let chunk = coset.chunk_len();
             let mut codeword = vec![Goldilocks2::ZERO; 1 << log_height];
             codeword

@@ -6,6 +6,7 @@ use aurum_merkle::{Commitment, Matrix, MerkleConfig, MerkleTree, MultiOpening, T
 use aurum_ntt::{Ntt, Order};
 use aurum_symmetric::Challenger;
 use aurum_symmetric::challenger::GrindError;
+use rayon::prelude::*;
 
 use crate::fold::fold_codeword;
 use crate::params::FriParameters;
@@ -162,18 +163,26 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
 }
 
 /// Each round's openings: the queried groups (minus the queried value) and their digests.
+/// The rounds are independent once each round's indices are known, so they run in parallel.
 fn answer_queries<C: MerkleConfig>(
     config: &C,
     cap_height: usize,
     rounds: Vec<Round>,
     indices: &[usize],
 ) -> Vec<CommitPhaseOpening> {
+    // The queried positions in each round's codeword.
+    let mut positions = Vec::with_capacity(rounds.len());
     let mut current = indices.to_vec();
+    for round in &rounds {
+        let next = current.iter().map(|i| i >> round.log_arity).collect();
+        positions.push(core::mem::replace(&mut current, next));
+    }
     rounds
-        .into_iter()
-        .map(|round| {
+        .into_par_iter()
+        .zip(positions)
+        .map(|(round, positions)| {
             let arity = 1usize << round.log_arity;
-            let groups: Vec<usize> = current.iter().map(|i| i >> round.log_arity).collect();
+            let groups: Vec<usize> = positions.iter().map(|i| i >> round.log_arity).collect();
             let matrix = codeword_matrix(&round.codeword, round.log_arity);
             let tree = MerkleTree::from_digests(config, vec![matrix], &round.digests)
                 .expect("the digests of this codeword");
@@ -183,7 +192,7 @@ fn answer_queries<C: MerkleConfig>(
                 .expect("group indices are below the folded height");
             let sibling_values = rows
                 .iter()
-                .zip(&current)
+                .zip(&positions)
                 .map(|(row, &index)| {
                     let values = row[0].chunks_exact(2).map(|c| Goldilocks2::new(c[0], c[1]));
                     values
@@ -193,7 +202,6 @@ fn answer_queries<C: MerkleConfig>(
                         .collect()
                 })
                 .collect();
-            current = groups;
             CommitPhaseOpening {
                 sibling_values,
                 siblings,

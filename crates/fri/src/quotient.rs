@@ -12,23 +12,14 @@
 //! denominators `z − x` in one batch, so nothing of the LDE's size is stored besides the
 //! codewords themselves.
 
-use aurum_goldilocks::{Goldilocks, Goldilocks2, Kernel, PackedField, dispatch, kernels};
+use aurum_goldilocks::kernels::{self, BatchInverse};
+use aurum_goldilocks::{Goldilocks, Goldilocks2, Kernel, PackedField, dispatch};
 use rayon::prelude::*;
 
 use crate::domain::{BitReversedPowers, SHIFT, coset_point};
 
 /// Rows per chunk (a power of two).
 const LOG_CHUNK: usize = 12;
-
-/// `Σ_j coefficients[j] · row[j]` for base-field coefficients split into their two
-/// components, with deferred reductions.
-#[inline]
-fn combine(row: &[Goldilocks], c0: &[Goldilocks], c1: &[Goldilocks]) -> Goldilocks2 {
-    Goldilocks2::new(
-        Goldilocks::dot_product(row, &c0[..row.len()]),
-        Goldilocks::dot_product(row, &c1[..row.len()]),
-    )
-}
 
 /// `[x^0, …, x^(n−1)]`.
 fn powers(x: Goldilocks2, n: usize) -> Vec<Goldilocks2> {
@@ -232,6 +223,176 @@ pub(crate) struct Quotient<'a> {
     pub(crate) values: &'a [Vec<Goldilocks2>],
 }
 
+/// One (matrix, point) term of a reduced opening, in the form the kernel adds it:
+/// `(c − w·r(x)) / (z − x)`, with `c = α^off · Σ_j α^j p_j(z)`, `r(x)` the matrix row combined
+/// with `α^(off₀ + j)` (`off₀` the offset of the matrix's first point) and `w = α^(off − off₀)`.
+#[derive(Clone, Copy, Debug)]
+struct PointTerm {
+    z: Goldilocks2,
+    c: Goldilocks2,
+    /// `None` for the matrix's first point (`w = 1`).
+    w: Option<Goldilocks2>,
+}
+
+/// A matrix's terms at one height.
+struct MatrixTerms<'a> {
+    lde: &'a [Goldilocks],
+    width: usize,
+    /// `α^(off₀ + j)`, split into components.
+    a0: Vec<Goldilocks>,
+    a1: Vec<Goldilocks>,
+    points: Vec<PointTerm>,
+}
+
+/// `r_i = Σ_j a_j · rows[i][j]` as components `r0`, `r1`: lanes across columns for rows of at
+/// least one vector, deferred-reduction dot products for narrower ones.
+struct RowCombination<'a> {
+    rows: &'a [Goldilocks],
+    width: usize,
+    a0: &'a [Goldilocks],
+    a1: &'a [Goldilocks],
+    r0: &'a mut [Goldilocks],
+    r1: &'a mut [Goldilocks],
+}
+
+impl Kernel for RowCombination<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        let Self {
+            rows,
+            width,
+            a0,
+            a1,
+            r0,
+            r1,
+        } = self;
+        let rows = rows
+            .chunks_exact(width)
+            .zip(r0.iter_mut().zip(r1.iter_mut()));
+        if width < P::WIDTH {
+            for (row, (r0, r1)) in rows {
+                *r0 = Goldilocks::dot_product(row, a0);
+                *r1 = Goldilocks::dot_product(row, a1);
+            }
+            return;
+        }
+        let (a0_packed, a0_rest) = P::pack_slice_with_suffix(a0);
+        let (a1_packed, a1_rest) = P::pack_slice_with_suffix(a1);
+        for (row, (r0, r1)) in rows {
+            let (packed, rest) = P::pack_slice_with_suffix(row);
+            let mut s0 = P::ZERO;
+            let mut s1 = P::ZERO;
+            for ((&y, &c0), &c1) in packed.iter().zip(a0_packed).zip(a1_packed) {
+                s0 += y * c0;
+                s1 += y * c1;
+            }
+            *r0 = s0.sum_lanes() + Goldilocks::dot_product(rest, a0_rest);
+            *r1 = s1.sum_lanes() + Goldilocks::dot_product(rest, a1_rest);
+        }
+    }
+}
+
+/// Adds one point's term to a chunk of a reduced opening, lanes across rows. With
+/// `e = z0 − x` and the base-field norm `n = e² − 7·z1²` of `z − x`,
+/// `(s0 + s1·X)/(z − x) = ((s0·e − 7·s1·z1) + (s1·e − s0·z1)·X) / n`, `s = c − w·r`.
+struct AddQuotient<'a> {
+    term: PointTerm,
+    xs: &'a [Goldilocks],
+    r0: &'a [Goldilocks],
+    r1: &'a [Goldilocks],
+    /// Scratch, `xs.len()` long.
+    norms: &'a mut [Goldilocks],
+    o0: &'a mut [Goldilocks],
+    o1: &'a mut [Goldilocks],
+}
+
+/// The term at lanes of `T` (packed, or `Goldilocks` for a remainder); `inverse_norm` is
+/// `1/n`.
+#[inline(always)]
+fn quotient_lanes<T: PackedField>(
+    term: &PointTerm,
+    x: T,
+    r0: T,
+    r1: T,
+    inverse_norm: T,
+    o0: &mut T,
+    o1: &mut T,
+) {
+    let [z0, z1] = term.z.coeffs;
+    let [c0, c1] = term.c.coeffs;
+    let (s0, s1) = match term.w {
+        None => (T::broadcast(c0) - r0, T::broadcast(c1) - r1),
+        Some(w) => {
+            let [w0, w1] = w.coeffs;
+            let wr0 = r0 * w0 + r1 * (Goldilocks2::W * w1);
+            let wr1 = r1 * w0 + r0 * w1;
+            (T::broadcast(c0) - wr0, T::broadcast(c1) - wr1)
+        }
+    };
+    let e = T::broadcast(z0) - x;
+    let t0 = s0 * e - s1 * (Goldilocks2::W * z1);
+    let t1 = s1 * e - s0 * z1;
+    *o0 += t0 * inverse_norm;
+    *o1 += t1 * inverse_norm;
+}
+
+impl Kernel for AddQuotient<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        let Self {
+            term,
+            xs,
+            r0,
+            r1,
+            norms,
+            o0,
+            o1,
+        } = self;
+        let [z0, z1] = term.z.coeffs;
+        let seven_z1_squared = Goldilocks2::W * z1.square();
+        for (n, &x) in norms.iter_mut().zip(xs) {
+            *n = (z0 - x).square() - seven_z1_squared;
+        }
+        BatchInverse {
+            values: &mut *norms,
+        }
+        .run::<P>()
+        .expect("z is off the domain, so no norm is zero");
+        let (xp, xr) = P::pack_slice_with_suffix(xs);
+        let (r0p, r0r) = P::pack_slice_with_suffix(r0);
+        let (r1p, r1r) = P::pack_slice_with_suffix(r1);
+        let (np, nr) = P::pack_slice_with_suffix(norms);
+        let (o0p, o0r) = P::pack_slice_with_suffix_mut(o0);
+        let (o1p, o1r) = P::pack_slice_with_suffix_mut(o1);
+        for i in 0..xp.len() {
+            quotient_lanes(
+                &term,
+                xp[i],
+                r0p[i],
+                r1p[i],
+                np[i],
+                &mut o0p[i],
+                &mut o1p[i],
+            );
+        }
+        for i in 0..xr.len() {
+            quotient_lanes(
+                &term,
+                xr[i],
+                r0r[i],
+                r1r[i],
+                nr[i],
+                &mut o0r[i],
+                &mut o1r[i],
+            );
+        }
+    }
+}
+
 /// The reduced openings of `matrices` (in commitment, matrix order), one codeword per
 /// distinct height, tallest first: `(log_height, codeword)`.
 ///
@@ -245,29 +406,49 @@ pub(crate) fn reduced_openings(
     heights.dedup();
     let max_width = matrices.iter().map(|m| m.width).max().unwrap_or(0);
     let alpha_powers = powers(alpha, max_width);
-    let c0: Vec<Goldilocks> = alpha_powers.iter().map(|p| p.coeffs[0]).collect();
-    let c1: Vec<Goldilocks> = alpha_powers.iter().map(|p| p.coeffs[1]).collect();
     heights
         .into_iter()
         .map(|log_height| {
-            // Each (matrix, point) of this height: its weight α^off and Σ_j α^j p_j(z).
+            // Offsets run over the (matrix, point) pairs of this height in order.
             let mut offset = 0u64;
-            let mut terms = Vec::new();
-            for m in matrices.iter().filter(|m| m.log_height == log_height) {
-                let points = m
-                    .points
-                    .iter()
-                    .zip(m.values)
-                    .map(|(&z, values)| {
-                        let weight = alpha.exp_u64(offset);
-                        offset += m.width as u64;
-                        let at_z: Goldilocks2 =
-                            values.iter().zip(&alpha_powers).map(|(&v, &a)| v * a).sum();
-                        (z, weight, at_z)
-                    })
-                    .collect::<Vec<_>>();
-                terms.push((m, points));
-            }
+            let terms: Vec<MatrixTerms<'_>> = matrices
+                .iter()
+                .filter(|m| m.log_height == log_height)
+                .map(|m| {
+                    let first = alpha.exp_u64(offset);
+                    let (a0, a1) = alpha_powers[..m.width]
+                        .iter()
+                        .map(|&a| {
+                            let a = a * first;
+                            (a.coeffs[0], a.coeffs[1])
+                        })
+                        .unzip();
+                    let points = m
+                        .points
+                        .iter()
+                        .zip(m.values)
+                        .enumerate()
+                        .map(|(k, (&z, values))| {
+                            let at_z: Goldilocks2 =
+                                values.iter().zip(&alpha_powers).map(|(&v, &a)| v * a).sum();
+                            let term = PointTerm {
+                                z,
+                                c: alpha.exp_u64(offset) * at_z,
+                                w: (k > 0).then(|| alpha.exp_u64((k * m.width) as u64)),
+                            };
+                            offset += m.width as u64;
+                            term
+                        })
+                        .collect();
+                    MatrixTerms {
+                        lde: m.lde,
+                        width: m.width,
+                        a0,
+                        a1,
+                        points,
+                    }
+                })
+                .collect();
             let coset = BitReversedPowers::coset(log_height, LOG_CHUNK);
             let chunk = coset.chunk_len();
             let mut codeword = vec![Goldilocks2::ZERO; 1 << log_height];
@@ -277,19 +458,34 @@ pub(crate) fn reduced_openings(
                 .for_each(|(q, out)| {
                     let mut xs = Vec::with_capacity(chunk);
                     coset.chunk(q, &mut xs);
-                    let mut at_x = Vec::with_capacity(chunk);
-                    let mut inverses = Vec::with_capacity(chunk);
-                    for (m, points) in &terms {
-                        let rows = &m.lde[q * chunk * m.width..(q + 1) * chunk * m.width];
-                        at_x.clear();
-                        at_x.extend(rows.chunks_exact(m.width).map(|row| combine(row, &c0, &c1)));
-                        for &(z, weight, at_z) in points {
-                            inverse_differences(z, &xs, &mut inverses)
-                                .expect("z is off the domain");
-                            for ((o, &a), &inverse) in out.iter_mut().zip(&at_x).zip(&inverses) {
-                                *o += weight * (at_z - a) * inverse;
-                            }
+                    let mut r0 = vec![Goldilocks::ZERO; chunk];
+                    let mut r1 = vec![Goldilocks::ZERO; chunk];
+                    let mut norms = vec![Goldilocks::ZERO; chunk];
+                    let mut o0 = vec![Goldilocks::ZERO; chunk];
+                    let mut o1 = vec![Goldilocks::ZERO; chunk];
+                    for m in &terms {
+                        dispatch(RowCombination {
+                            rows: &m.lde[q * chunk * m.width..(q + 1) * chunk * m.width],
+                            width: m.width,
+                            a0: &m.a0,
+                            a1: &m.a1,
+                            r0: &mut r0,
+                            r1: &mut r1,
+                        });
+                        for &term in &m.points {
+                            dispatch(AddQuotient {
+                                term,
+                                xs: &xs,
+                                r0: &r0,
+                                r1: &r1,
+                                norms: &mut norms,
+                                o0: &mut o0,
+                                o1: &mut o1,
+                            });
                         }
+                    }
+                    for ((o, &c0), &c1) in out.iter_mut().zip(&o0).zip(&o1) {
+                        *o = Goldilocks2::new(c0, c1);
                     }
                 });
             (log_height, codeword)

@@ -347,7 +347,8 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
             .expect("one opening per index"))
     }
 
-    /// Opens many leaves; blocks recomputed for dropped layers are shared between indices.
+    /// Opens many leaves; the blocks of dropped layers their paths cross are rebuilt once
+    /// each, in parallel.
     pub fn open_batch(
         &self,
         indices: &[usize],
@@ -365,7 +366,21 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
             matrices: &self.matrices,
             shape: &self.shape,
         };
-        let mut block_cache: Option<(usize, Vec<Vec<Digest>>)> = None;
+        // The blocks of dropped layers the paths cross, each rebuilt once, in parallel.
+        let mut blocks: Vec<usize> = if self.dropped > 0 && path_len > 0 {
+            indices.iter().map(|&i| i >> self.dropped).collect()
+        } else {
+            Vec::new()
+        };
+        blocks.sort_unstable();
+        blocks.dedup();
+        let rebuilt: Vec<Vec<Vec<Digest>>> = blocks
+            .par_iter()
+            .map(|&block| {
+                let start = block << self.dropped;
+                builder.build_block(start, start + (1 << self.dropped), self.dropped - 1)
+            })
+            .collect();
         let mut openings = Vec::with_capacity(indices.len());
         for &index in indices {
             let rows = self
@@ -381,16 +396,7 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
                     self.layers[j - self.dropped][sibling]
                 } else {
                     let block = index >> self.dropped;
-                    if block_cache.as_ref().map(|(b, _)| *b) != Some(block) {
-                        let start = block << self.dropped;
-                        let layers = builder.build_block(
-                            start,
-                            start + (1 << self.dropped),
-                            self.dropped - 1,
-                        );
-                        block_cache = Some((block, layers));
-                    }
-                    let (_, layers) = block_cache.as_ref().expect("just filled");
+                    let layers = &rebuilt[blocks.binary_search(&block).expect("rebuilt above")];
                     layers[j][sibling - ((block << self.dropped) >> j)]
                 };
                 siblings.push(digest);

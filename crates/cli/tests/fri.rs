@@ -1,4 +1,4 @@
-//! `aurum fri` end to end: the report, the proof file, `aurum fri verify` against the
+//! `aurum fri` end to end (tests named `fri_…`, which `scripts/test-unoptimised.sh` skips): the report, the proof file, `aurum fri verify` against the
 //! verifier's own statement (exit 0), rejections (exit 1) and bad input (exit 2).
 
 use std::path::{Path, PathBuf};
@@ -67,7 +67,7 @@ fn verify(proof: &Path, root: &str, statement: &[&str]) -> Output {
 }
 
 #[test]
-fn prove_reports_every_phase_and_the_proof_verifies() {
+fn fri_prove_reports_every_phase_and_the_proof_verifies() {
     let out = aurum(&["fri", "--rows", "512", "--cols", "2", "--num-queries", "10"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
@@ -109,7 +109,7 @@ fn prove_reports_every_phase_and_the_proof_verifies() {
 }
 
 #[test]
-fn the_verifier_states_the_shape_parameters_and_root() {
+fn fri_the_verifier_states_the_shape_parameters_and_root() {
     let path = temp("statement.json");
     let report = prove_small(&path, &[]);
     let root = report["root"].as_str().unwrap().to_string();
@@ -164,7 +164,7 @@ fn the_verifier_states_the_shape_parameters_and_root() {
 }
 
 #[test]
-fn tampered_proof_files_are_rejected() {
+fn fri_tampered_proof_files_are_rejected() {
     let path = temp("tamper.json");
     let report = prove_small(&path, &["--cap-height", "2"]);
     let root = report["root"].as_str().unwrap().to_string();
@@ -208,7 +208,7 @@ fn tampered_proof_files_are_rejected() {
 }
 
 #[test]
-fn bad_flags_and_files_exit_with_status_two() {
+fn fri_bad_flags_and_files_exit_with_status_two() {
     let path = temp("bad.json");
     std::fs::write(&path, "{}").unwrap();
     let root = "0x0,0x0,0x0,0x0";
@@ -268,7 +268,7 @@ fn bad_flags_and_files_exit_with_status_two() {
 }
 
 #[test]
-fn an_input_file_of_power_of_two_rows_is_committed() {
+fn fri_an_input_file_of_power_of_two_rows_is_committed() {
     let values: Vec<u8> = (0..64u64 * 2)
         .flat_map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % P).to_le_bytes())
         .collect();

@@ -22,7 +22,13 @@ use crate::shape::TreeShape;
 use crate::tree::{Digest, MerkleTree, OpenError, hash_leaf_rows};
 use crate::verify::{Commitment, VerifyError, cap_height_of, check_rows};
 
-/// Many leaves' openings with one shared, deduplicated set of sibling digests.
+/// Many leaves' openings with one shared, deduplicated set of sibling digests (Plonky3 0.8's
+/// pruned multi-proofs).
+///
+/// The verifier knows which leaves were queried, so only the digests of subtrees without a
+/// queried leaf are sent: walking up from the sorted, distinct queried leaves layer by layer,
+/// nodes that pair with each other are recomputed, and each node whose sibling is not on the
+/// frontier needs that sibling — layer by layer from the leaves, by position within a layer.
 ///
 /// As with [`crate::Opening`], only this is the prover's: the commitment, the dimensions and
 /// the queried indices must be the verifier's own (see [`verify_multi`]).
@@ -107,7 +113,7 @@ fn sibling_count(unique: &[usize], levels: usize) -> usize {
 
 impl<C: MerkleConfig> MerkleTree<'_, C> {
     /// Opens leaves `indices` (any order, repeats allowed) against the cap of height
-    /// `cap_height`, sending each sibling digest once (see the [module](self) docs).
+    /// `cap_height`, sending each sibling digest once (see [`MultiOpening`]).
     pub fn open_multi(
         &self,
         indices: &[usize],

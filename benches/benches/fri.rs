@@ -26,30 +26,15 @@ use aurum_poseidon2::Poseidon2Goldilocks;
 use aurum_symmetric::{Challenger, DuplexChallenger};
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group};
 use p3_challenger::{CanObserve, FieldChallenger, GrindingChallenger};
-use p3_commit::{ExtensionMmcs, OpeningRequest as P3Request, Pcs};
-use p3_dft::Radix2DitParallel;
-use p3_field::Field;
-use p3_field::extension::BinomialExtensionField;
-use p3_fri::TwoAdicFriPcs;
+use p3_commit::{OpeningRequest as P3Request, Pcs};
 use p3_goldilocks::Goldilocks as P3;
 use p3_matrix::dense::RowMajorMatrix;
-use p3_merkle_tree::MerkleTreeMmcs;
-use p3_symmetric::{PaddingFreeSponge, TruncatedPermutation};
 
-type Ext = BinomialExtensionField<P3, 2>;
-type Perm = p3_goldilocks::Poseidon2Goldilocks<8>;
-type Packing = <P3 as Field>::Packing;
-type ValMmcs = MerkleTreeMmcs<
-    Packing,
-    Packing,
-    PaddingFreeSponge<Perm, 8, 4, 4>,
-    TruncatedPermutation<Perm, 2, 4, 8>,
-    2,
-    4,
->;
-type ExtMmcs = ExtensionMmcs<P3, Ext, ValMmcs>;
-type P3Pcs = TwoAdicFriPcs<P3, Radix2DitParallel<P3>, ValMmcs, ExtMmcs>;
-type P3Challenger = p3_challenger::DuplexChallenger<P3, Perm, 8, 4>;
+#[path = "../../tests/common/p3_fri.rs"]
+mod p3_fri;
+
+use p3_fri::{Ext, P3Challenger, P3Pcs, p3_challenger, p3_pcs};
+
 type AurumChallenger = DuplexChallenger<Poseidon2Goldilocks<8>, 8, 4>;
 
 /// Points per opened matrix.
@@ -68,32 +53,8 @@ fn params(max_log_arity: usize) -> FriParameters {
     }
 }
 
-fn p3_pcs(params: &FriParameters) -> P3Pcs {
-    let perm = p3_goldilocks::default_goldilocks_poseidon2_8();
-    let mmcs = ValMmcs::new(
-        PaddingFreeSponge::new(perm.clone()),
-        TruncatedPermutation::new(perm),
-        0,
-    );
-    let fri = p3_fri::FriParameters {
-        log_blowup: params.log_blowup,
-        log_final_poly_len: params.log_final_poly_len,
-        max_log_arity: params.max_log_arity,
-        num_queries: params.num_queries,
-        batch_proof_of_work_bits: params.batch_proof_of_work_bits,
-        commit_proof_of_work_bits: params.commit_proof_of_work_bits,
-        query_proof_of_work_bits: params.query_proof_of_work_bits,
-        mmcs: ExtMmcs::new(mmcs.clone()),
-    };
-    P3Pcs::new(Radix2DitParallel::default(), mmcs, fri)
-}
-
 fn aurum_challenger() -> AurumChallenger {
     DuplexChallenger::new(Poseidon2Goldilocks::<8>::new())
-}
-
-fn p3_challenger() -> P3Challenger {
-    P3Challenger::new(p3_goldilocks::default_goldilocks_poseidon2_8())
 }
 
 /// Aurum: absorb the commitment, draw the points, open.
@@ -142,7 +103,7 @@ fn bench_shape(
     let theirs: Vec<P3> = raw.iter().map(|&x| P3::new(x)).collect();
     drop(raw);
     let pcs = FriPcs::new(aurum_merkle::config::poseidon2_w8(), params).unwrap();
-    let p3 = p3_pcs(&params);
+    let p3 = p3_pcs(&params, 0);
     let shape = format!("2^{}x{cols}/arity-{arity}", rows.trailing_zeros());
     let domain = <P3Pcs as Pcs<Ext, P3Challenger>>::natural_domain_for_degree(&p3, rows);
 
@@ -275,7 +236,7 @@ fn quick(rounds: usize) {
             let ours: Vec<Goldilocks> = raw.iter().map(|&x| Goldilocks::from_u64(x)).collect();
             let theirs: Vec<P3> = raw.iter().map(|&x| P3::new(x)).collect();
             let pcs = FriPcs::new(aurum_merkle::config::poseidon2_w8(), params).unwrap();
-            let p3 = p3_pcs(&params);
+            let p3 = p3_pcs(&params, 0);
             let domain = <P3Pcs as Pcs<Ext, P3Challenger>>::natural_domain_for_degree(&p3, rows);
             // [aurum commit, aurum open, p3 commit, p3 open]
             let mut t = [new(); 4];

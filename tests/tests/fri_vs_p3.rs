@@ -8,6 +8,7 @@
 //! * With proofs of work, each side's proof verifies under the other's verifier (the
 //!   witnesses may differ: Aurum's is the smallest, Plonky3's parallel search returns any).
 
+use ::p3_fri::{BatchMultiOpening, CommitPhaseMultiStep};
 use aurum_fri::{
     CommitPhaseOpening, Evaluations, FriParameters, FriPcs, FriProof, OpeningRequest, claims,
 };
@@ -16,33 +17,18 @@ use aurum_merkle::{Commitment, MultiOpening};
 use aurum_poseidon2::Poseidon2Goldilocks;
 use aurum_symmetric::{Challenger, DuplexChallenger};
 use p3_challenger::{CanObserve, FieldChallenger};
-use p3_commit::{
-    CommitmentOpening, ExtensionMmcs, MatrixOpening, OpeningRequest as P3Request, Pcs, PointOpening,
-};
-use p3_dft::Radix2DitParallel;
-use p3_field::extension::BinomialExtensionField;
-use p3_field::{BasedVectorSpace, Field, PrimeField64};
-use p3_fri::{BatchMultiOpening, CommitPhaseMultiStep, TwoAdicFriPcs};
+use p3_commit::{CommitmentOpening, MatrixOpening, OpeningRequest as P3Request, Pcs, PointOpening};
+use p3_field::{BasedVectorSpace, PrimeField64};
 use p3_goldilocks::Goldilocks as P3;
 use p3_matrix::dense::RowMajorMatrix;
-use p3_merkle_tree::{MerkleCap, MerkleTreeMmcs, PrunedMerklePaths};
-use p3_symmetric::{PaddingFreeSponge, TruncatedPermutation};
+use p3_merkle_tree::{MerkleCap, PrunedMerklePaths};
 use proptest::prelude::*;
 
-type Ext = BinomialExtensionField<P3, 2>;
-type Perm = p3_goldilocks::Poseidon2Goldilocks<8>;
-type Packing = <P3 as Field>::Packing;
-type ValMmcs = MerkleTreeMmcs<
-    Packing,
-    Packing,
-    PaddingFreeSponge<Perm, 8, 4, 4>,
-    TruncatedPermutation<Perm, 2, 4, 8>,
-    2,
-    4,
->;
-type ExtMmcs = ExtensionMmcs<P3, Ext, ValMmcs>;
-type P3Pcs = TwoAdicFriPcs<P3, Radix2DitParallel<P3>, ValMmcs, ExtMmcs>;
-type P3Challenger = p3_challenger::DuplexChallenger<P3, Perm, 8, 4>;
+#[path = "../common/p3_fri.rs"]
+mod p3_fri;
+
+use p3_fri::{Ext, P3Challenger, P3Pcs, p3_challenger, p3_pcs};
+
 type P3Proof = <P3Pcs as Pcs<Ext, P3Challenger>>::Proof;
 type AurumPcs = FriPcs<aurum_merkle::config::Poseidon2W8>;
 
@@ -165,26 +151,6 @@ fn theirs_proof(p: &FriProof) -> P3Proof {
     }
 }
 
-fn p3_pcs(params: &FriParameters, cap_height: usize) -> P3Pcs {
-    let perm = p3_goldilocks::default_goldilocks_poseidon2_8();
-    let mmcs = ValMmcs::new(
-        PaddingFreeSponge::new(perm.clone()),
-        TruncatedPermutation::new(perm),
-        cap_height,
-    );
-    let fri = p3_fri::FriParameters {
-        log_blowup: params.log_blowup,
-        log_final_poly_len: params.log_final_poly_len,
-        max_log_arity: params.max_log_arity,
-        num_queries: params.num_queries,
-        batch_proof_of_work_bits: params.batch_proof_of_work_bits,
-        commit_proof_of_work_bits: params.commit_proof_of_work_bits,
-        query_proof_of_work_bits: params.query_proof_of_work_bits,
-        mmcs: ExtMmcs::new(mmcs.clone()),
-    };
-    P3Pcs::new(Radix2DitParallel::default(), mmcs, fri)
-}
-
 /// A deterministic stream of field elements.
 fn values(seed: u64, n: usize) -> Vec<u64> {
     let mut x = seed;
@@ -252,7 +218,7 @@ fn run(case: &Case) {
 
     // Both transcripts absorb the commitments and draw the points.
     let new_ours = || DuplexChallenger::<_, 8, 4>::new(Poseidon2Goldilocks::<8>::new());
-    let new_theirs = || P3Challenger::new(p3_goldilocks::default_goldilocks_poseidon2_8());
+    let new_theirs = p3_challenger;
     let draw = |ch: &mut DuplexChallenger<Poseidon2Goldilocks<8>, 8, 4>| {
         for c in &commitments {
             for d in &c.cap {

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::args::{FriPreset, FriProveArgs, FriStatementArgs, FriVerifyArgs};
 use crate::files::write_atomically;
-use crate::hex::{hex_digest, hex_words, parse_digest, parse_words};
+use crate::hex::{hex_digest, hex_words, parse_cap, parse_digest};
 use crate::input::{MatrixSource, random_matrix};
 use crate::progress;
 use crate::report::peak_memory_bytes;
@@ -574,12 +574,7 @@ fn check<C: MerkleConfig, Ch: Challenger>(
     if let Err(rejection) = check_claims(statement, file) {
         return Ok(Err(rejection));
     }
-    let cap = file
-        .cap
-        .iter()
-        .enumerate()
-        .map(|(i, words)| parse_words(words).map_err(|e| format!("cap[{i}]: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
+    let cap = parse_cap(&file.cap)?;
     let shape = statement.lde_shape();
     let cap_height = statement.cap_height.min(shape.depth());
     match root_from_cap(&config, &shape, cap_height, &cap) {

@@ -1,47 +1,14 @@
 //! `aurum fri` end to end (tests named `fri_…`, which `scripts/test-unoptimised.sh` skips): the report, the proof file, `aurum fri verify` against the
 //! verifier's own statement (exit 0), rejections (exit 1) and bad input (exit 2).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
 use aurum_goldilocks::P;
 
-/// The `aurum` binary (under the emulator named in `AURUM_TEST_RUNNER` for cross tests).
-fn aurum(args: &[&str]) -> Output {
-    let exe = env!("CARGO_BIN_EXE_aurum");
-    let mut command = match std::env::var("AURUM_TEST_RUNNER") {
-        Ok(runner) if !runner.is_empty() => {
-            let mut command = Command::new(runner);
-            command.arg(exe);
-            command
-        }
-        _ => Command::new(exe),
-    };
-    command
-        .args(args)
-        .env_remove("AURUM_BACKEND")
-        .output()
-        .unwrap()
-}
+mod common;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("aurum-fri-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    assert!(o.status.success(), "stderr: {}", stderr(o));
-    serde_json::from_str(&stdout(o)).unwrap()
-}
+use common::{aurum, json, stderr, stdout, temp};
 
 /// A small statement: 256 × 3, Plonky3's testing parameters.
 const SMALL: [&str; 6] = ["--rows", "256", "--cols", "3", "--params", "testing"];

@@ -12,7 +12,6 @@ use crate::fold::fold_codeword;
 use crate::params::FriParameters;
 use crate::pcs::{Timings, timed};
 use crate::proof::CommitPhaseOpening;
-use crate::schedule::fold_schedule;
 use crate::transcript::{FriShape, fri_seed};
 
 /// Digest layers a commit-phase tree does not store: opening a query rebuilds its block of
@@ -65,16 +64,7 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
     let grinding_before = timings.grinding;
     let heights: Vec<usize> = inputs.iter().map(|(h, _)| *h).collect();
     let log_max_height = heights[0];
-    let shape = FriShape {
-        log_arities: fold_schedule(&heights, params.log_final_height(), params.max_log_arity),
-        final_poly_len: params.final_poly_len(),
-        commit_pow_bits: params.commit_proof_of_work_bits,
-        query_pow_bits: params.query_proof_of_work_bits,
-        num_queries: params.num_queries,
-        index_bits: log_max_height,
-        log_blowup: params.log_blowup,
-        max_log_arity: params.max_log_arity,
-    };
+    let shape = FriShape::new(params, &heights);
     challenger.observe_slice(&fri_seed(&shape));
 
     let mut inputs = inputs.into_iter().map(|(_, c)| c).peekable();

@@ -25,6 +25,9 @@ use core::fmt::Write;
 use aurum_goldilocks::{Goldilocks, P};
 use aurum_symmetric::keccak::keccak256;
 
+use crate::params::FriParameters;
+use crate::schedule::fold_schedule;
+
 /// Version byte of both protocol identifiers.
 const VERSION: u8 = 1;
 /// Length of the protocol identifier `[version | name | zeros | name length]`.
@@ -250,6 +253,28 @@ pub struct FriShape {
     pub log_blowup: usize,
     /// `max_log_arity`.
     pub max_log_arity: usize,
+}
+
+impl FriShape {
+    /// The shape of a run with `params` over inputs of strictly decreasing log-heights
+    /// `input_log_heights` (the tallest fixes the query index width).
+    #[must_use]
+    pub fn new(params: &FriParameters, input_log_heights: &[usize]) -> Self {
+        Self {
+            log_arities: fold_schedule(
+                input_log_heights,
+                params.log_final_height(),
+                params.max_log_arity,
+            ),
+            final_poly_len: params.final_poly_len(),
+            commit_pow_bits: params.commit_proof_of_work_bits,
+            query_pow_bits: params.query_proof_of_work_bits,
+            num_queries: params.num_queries,
+            index_bits: input_log_heights.first().copied().unwrap_or(0),
+            log_blowup: params.log_blowup,
+            max_log_arity: params.max_log_arity,
+        }
+    }
 }
 
 /// The seed of the low-degree test, absorbed after α.

@@ -18,7 +18,6 @@ use crate::fold::fold_row;
 use crate::params::{FriParameters, MAX_LOG_DOMAIN};
 use crate::proof::{CommitmentClaim, FriProof};
 use crate::prover::effective_cap_height;
-use crate::schedule::fold_schedule;
 use crate::transcript::{FriShape, fri_seed, pcs_seed};
 
 /// Which proof of work.
@@ -425,7 +424,8 @@ pub(crate) fn verify<C: MerkleConfig, Ch: Challenger>(
     heights.sort_unstable_by(|a, b| b.cmp(a));
     heights.dedup();
     let log_max_height = heights[0];
-    let log_arities = fold_schedule(&heights, params.log_final_height(), params.max_log_arity);
+    let shape = FriShape::new(params, &heights);
+    let log_arities = shape.log_arities.clone();
     let rounds = log_arities.len();
     check_proof_shape(
         params,
@@ -458,16 +458,6 @@ pub(crate) fn verify<C: MerkleConfig, Ch: Challenger>(
     let alpha = challenger.sample_ext();
 
     // The low-degree test's transcript.
-    let shape = FriShape {
-        log_arities: log_arities.clone(),
-        final_poly_len: params.final_poly_len(),
-        commit_pow_bits: params.commit_proof_of_work_bits,
-        query_pow_bits: params.query_proof_of_work_bits,
-        num_queries: params.num_queries,
-        index_bits: log_max_height,
-        log_blowup: params.log_blowup,
-        max_log_arity: params.max_log_arity,
-    };
     challenger.observe_slice(&fri_seed(&shape));
     let mut betas = Vec::with_capacity(rounds);
     for (round, (commitment, &witness)) in proof

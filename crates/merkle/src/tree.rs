@@ -332,10 +332,7 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
     /// Bytes held by the stored digest layers.
     #[must_use]
     pub fn digest_bytes(&self) -> usize {
-        self.layers
-            .iter()
-            .map(|l| l.len() * size_of::<Digest>())
-            .sum()
+        layers_bytes(&self.layers)
     }
 
     /// Opens leaf `index` against the cap of height `cap_height`: the rows of every matrix
@@ -407,6 +404,11 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
     }
 }
 
+/// Bytes held by digest layers.
+fn layers_bytes(layers: &[Vec<Digest>]) -> usize {
+    layers.iter().map(|l| l.len() * size_of::<Digest>()).sum()
+}
+
 /// A tree's geometry and digest layers without its matrices (see
 /// [`MerkleTree::into_digests`]).
 #[derive(Clone, Debug)]
@@ -426,10 +428,7 @@ impl TreeDigests {
     /// Bytes held by the stored digest layers.
     #[must_use]
     pub fn digest_bytes(&self) -> usize {
-        self.layers
-            .iter()
-            .map(|l| l.len() * size_of::<Digest>())
-            .sum()
+        layers_bytes(&self.layers)
     }
 }
 

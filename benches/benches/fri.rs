@@ -15,7 +15,8 @@
 //! `FRI_QUICK=ROUNDS cargo bench -p aurum-benches --bench fri` runs the same commits and
 //! openings alternately, Aurum then Plonky3, `ROUNDS` times each, and prints the minimum wall
 //! time and the mean process CPU time of each (other processes disturb a minimum much less
-//! than a median).
+//! than a median). `FRI_MEMORY=aurum|p3` runs one commit + open of 2^20 × 8 by that side in this
+//! process and prints its peak resident memory (`VmHWM`), for a side-by-side figure.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -306,7 +307,48 @@ fn quick(rounds: usize) {
     );
 }
 
+/// Peak resident memory of this process in MiB (Linux `VmHWM`).
+fn peak_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// One commit + open of 2^20 × 8 (arity 1) by `side`, then the process's peak memory.
+fn memory(side: &str) {
+    let (rows, cols) = (1usize << 20, 8usize);
+    let params = params(1);
+    let raw = data(rows, cols);
+    match side {
+        "aurum" => {
+            let values = raw.iter().map(|&x| Goldilocks::from_u64(x)).collect();
+            drop(raw);
+            let pcs = FriPcs::new(aurum_merkle::config::poseidon2_w8(), params).unwrap();
+            let (_, data) = pcs.commit(vec![Evaluations::new(values, cols)]).unwrap();
+            aurum_open(&pcs, &data);
+        }
+        _ => {
+            let values = raw.iter().map(|&x| P3::new(x)).collect();
+            drop(raw);
+            let p3 = p3_pcs(&params, 0);
+            let domain = <P3Pcs as Pcs<Ext, P3Challenger>>::natural_domain_for_degree(&p3, rows);
+            let input = vec![(domain, RowMajorMatrix::new(values, cols))];
+            let (commitment, data) = <P3Pcs as Pcs<Ext, P3Challenger>>::commit(&p3, input).unwrap();
+            p3_open(&p3, &commitment, &data);
+        }
+    }
+    println!(
+        "{side}: 2^20 x 8 commit + open, peak memory {:.1} MiB",
+        peak_mib().unwrap_or(0.0)
+    );
+}
+
 fn main() {
+    if let Ok(side) = std::env::var("FRI_MEMORY") {
+        memory(&side);
+        return;
+    }
     if let Some(rounds) = std::env::var("FRI_QUICK").ok().and_then(|r| r.parse().ok()) {
         quick(rounds);
         return;

@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use aurum_benches::cpu_ms;
+use aurum_benches::process_cpu_ms as cpu_ms;
 use aurum_goldilocks::Goldilocks;
 use aurum_ntt::{Ntt, Order};
 use p3_dft::{Radix2Bowers, Radix2DFTSmallBatch, Radix2DitParallel, TwoAdicSubgroupDft};

@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use aurum_benches::cpu_ms;
+use aurum_benches::process_cpu_ms as cpu_ms;
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::config::Poseidon2W8;
 use aurum_merkle::{Matrix, MerkleTree};

@@ -26,6 +26,8 @@ mod layers;
 pub mod reference;
 
 use core::marker::PhantomData;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use aurum_goldilocks::{Backend, Canonical, Goldilocks, PackedField};
 use aurum_symmetric::grain::{Grain, GrainParams};
@@ -51,20 +53,42 @@ pub struct RoundConstants<const W: usize> {
 
 impl<const W: usize> RoundConstants<W> {
     /// Generates the constants with the Grain LFSR of the Poseidon2 reference.
+    ///
+    /// Each width's constants are generated once per process and then copied, so building a
+    /// permutation (or a Merkle configuration holding several) costs no LFSR run.
     #[must_use]
     pub fn generate() -> Self {
-        let width = u16::try_from(W).expect("width fits the Grain seed");
-        let mut grain = Grain::new(GrainParams::goldilocks(width));
+        let drawn = grain_constants(W);
         // Drawn in round order, only as many as each round uses.
-        let initial = core::array::from_fn(|_| core::array::from_fn(|_| grain.next_goldilocks()));
-        let internal = core::array::from_fn(|_| grain.next_goldilocks());
-        let terminal = core::array::from_fn(|_| core::array::from_fn(|_| grain.next_goldilocks()));
+        let mut next = drawn.iter().copied();
+        let mut draw = || next.next().expect("as many constants as the rounds use");
+        let initial = core::array::from_fn(|_| core::array::from_fn(|_| draw()));
+        let internal = core::array::from_fn(|_| draw());
+        let terminal = core::array::from_fn(|_| core::array::from_fn(|_| draw()));
         Self {
             initial,
             internal,
             terminal,
         }
     }
+}
+
+/// The `2·4·width + 22` constants a width-`width` instance draws from the Grain LFSR, in
+/// round order, generated once per width and process.
+fn grain_constants(width: usize) -> Arc<[Goldilocks]> {
+    static CACHE: OnceLock<Mutex<HashMap<usize, Arc<[Goldilocks]>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Mutex::default);
+    // A panic while holding the lock cannot leave a half-written entry: entries are inserted whole.
+    let mut cache = cache
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    Arc::clone(cache.entry(width).or_insert_with(|| {
+        let seed_width = u16::try_from(width).expect("width fits the Grain seed");
+        let mut grain = Grain::new(GrainParams::goldilocks(seed_width));
+        grain
+            .take_goldilocks(2 * HALF_EXTERNAL_ROUNDS * width + INTERNAL_ROUNDS)
+            .into()
+    }))
 }
 
 /// The Poseidon2 permutation with linear layers `L` at width `W`.

@@ -40,9 +40,10 @@ impl GrainParams {
 /// The LFSR in self-shrinking mode.
 #[derive(Clone, Debug)]
 pub struct Grain {
-    /// The 80 state bits, oldest first (bit 0 of the recurrence is `state[pos]`).
-    state: [bool; 80],
-    pos: usize,
+    /// The 80 state bits as a window, oldest in bit 0: bit `k` is `b_{i+k}` of the recurrence.
+    /// (One shift per step rather than six indexed reads and a modulo: constants are
+    /// generated whenever a permutation is built.)
+    window: u128,
 }
 
 impl Grain {
@@ -62,10 +63,11 @@ impl Grain {
         push(u64::from(params.full_rounds), 10);
         push(u64::from(params.partial_rounds), 10);
         push((1 << 30) - 1, 30);
-        let mut grain = Grain {
-            state: bits.try_into().expect("80 seed bits"),
-            pos: 0,
-        };
+        let window = bits
+            .iter()
+            .enumerate()
+            .fold(0u128, |w, (k, &bit)| w | (u128::from(bit) << k));
+        let mut grain = Grain { window };
         for _ in 0..160 {
             grain.clock();
         }
@@ -74,10 +76,9 @@ impl Grain {
 
     /// One LFSR step: b_{i+80} = b_{i+62} ⊕ b_{i+51} ⊕ b_{i+38} ⊕ b_{i+23} ⊕ b_{i+13} ⊕ b_i.
     fn clock(&mut self) -> bool {
-        let at = |k: usize| self.state[(self.pos + k) % 80];
+        let at = |k: u32| (self.window >> k) & 1 == 1;
         let bit = at(62) ^ at(51) ^ at(38) ^ at(23) ^ at(13) ^ at(0);
-        self.state[self.pos] = bit;
-        self.pos = (self.pos + 1) % 80;
+        self.window = (self.window >> 1) | (u128::from(bit) << 79);
         bit
     }
 

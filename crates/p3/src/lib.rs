@@ -57,8 +57,10 @@ mod hash;
     all(target_arch = "wasm32", target_feature = "simd128"),
 ))]
 mod packed;
+pub mod pcs;
 mod poseidon2;
 
 pub use dft::{Evaluations, NttDft};
 pub use hash::{LANES, PaddingFreeSponge, TruncatedPermutation};
+pub use pcs::FriPcs;
 pub use poseidon2::{ConstantsError, Poseidon2Goldilocks};

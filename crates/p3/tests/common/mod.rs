@@ -1,7 +1,8 @@
 //! STARK configurations shared by the proof tests and the `keccak_prove` example: the
 //! configuration of Plonky3's `prove_goldilocks_poseidon2` example (Poseidon2 `MerkleTreeMmcs`,
 //! `ExtensionMmcs`, `DuplexChallenger`, `TwoAdicFriPcs` with `FriParameters::new_benchmark`)
-//! built once from Plonky3's own components and once from Aurum's, plus a small Fibonacci AIR.
+//! built once from Plonky3's own components, once from Aurum's (hash, compression, DFT) and
+//! once with Aurum's whole commitment scheme (`aurum_p3::FriPcs`), plus a small Fibonacci AIR.
 // Each test binary and the example use a different part of this module.
 #![allow(dead_code)]
 
@@ -104,6 +105,52 @@ where
         aurum_p3::TruncatedPermutation::new(perm),
         aurum_p3::NttDft::default(),
     )
+}
+
+/// The third configuration: Aurum's permutation in the challenger and Aurum's whole
+/// commitment scheme, `aurum_p3::FriPcs` (`aurum-fri`), in place of `TwoAdicFriPcs`.
+pub type AurumFriPcs<const W: usize, const RATE: usize> = aurum_p3::FriPcs<AurumPerm<W>, W, RATE>;
+pub type AurumFriConfig<const W: usize, const RATE: usize> =
+    StarkConfig<AurumFriPcs<W, RATE>, Challenge, DuplexChallenger<Val, AurumPerm<W>, W, RATE>>;
+
+/// Aurum's components with `aurum_p3::FriPcs`, constants drawn from `rng` as
+/// [`stock_config`] draws them, and Plonky3's `FriParameters::new_benchmark`.
+pub fn aurum_fri_config<const W: usize, const RATE: usize>(
+    rng: &mut SmallRng,
+) -> AurumFriConfig<W, RATE>
+where
+    Plonky3Layers: LinearLayers<W>,
+{
+    let perm = AurumPerm::<W>::new_from_rng_128(rng);
+    let hash = aurum_p3::PaddingFreeSponge::new(perm.clone());
+    let compress = aurum_p3::TruncatedPermutation::new(perm.clone());
+    // Plonky3's parameter preset wants an MMCS; `FriPcs` reads only the numbers.
+    let fri_params = FriParameters::new_benchmark(ChallengeMmcs::new(ValMmcs::new(
+        hash.clone(),
+        compress.clone(),
+        0,
+    )));
+    let pcs = AurumFriPcs::from_p3_parameters(hash, compress, 0, &fri_params)
+        .expect("aurum-fri runs Plonky3's benchmark parameters");
+    StarkConfig::new(pcs, DuplexChallenger::new(perm))
+}
+
+/// All three configurations from one seed (see [`config_pair`]).
+pub fn config_triple<const W: usize, const RATE: usize>(
+    seed: u64,
+) -> (
+    StockConfig<W, RATE>,
+    AurumConfig<W, RATE>,
+    AurumFriConfig<W, RATE>,
+    SmallRng,
+)
+where
+    StockPerm<W>: CryptographicPermutation<[Val; W]>,
+    Plonky3Layers: LinearLayers<W>,
+{
+    let (stock, aurum, rng) = config_pair::<W, RATE>(seed);
+    let aurum_fri = aurum_fri_config(&mut SmallRng::seed_from_u64(seed));
+    (stock, aurum, aurum_fri, rng)
 }
 
 /// Both configurations from one seed, and the generator after either drew its constants

@@ -1,6 +1,8 @@
 //! Plonky3's Keccak AIR over Goldilocks with the configuration of Plonky3's own
-//! `prove_goldilocks_poseidon2` example, proven by Plonky3's unmodified `p3-uni-stark` twice:
-//! with stock Plonky3 components and with Aurum's through `aurum-p3` — same Poseidon2
+//! `prove_goldilocks_poseidon2` example, proven by Plonky3's unmodified `p3-uni-stark` three
+//! times: with stock Plonky3 components, with Aurum's hash, compression and DFT through
+//! `aurum-p3` ("Aurum", Plonky3's `TwoAdicFriPcs` and `MerkleTreeMmcs` on Aurum's hooks), and
+//! with Aurum's whole commitment scheme `aurum_p3::FriPcs` ("aurum-fri") — same Poseidon2
 //! constants (`new_from_rng_128` from `SmallRng::seed_from_u64(1)`), same Keccak inputs.
 //!
 //! ```text
@@ -10,12 +12,13 @@
 //! RUSTFLAGS="-C target-cpu=native" cargo run --release -p aurum-p3 --example keccak_prove
 //! ```
 //!
-//! 1. **Identity**: both prove on a one-thread rayon pool (where Plonky3's proof-of-work
+//! 1. **Identity**: all three prove on a one-thread rayon pool (where Plonky3's proof-of-work
 //!    search is sequential, so proofs are reproducible; see `on_one_thread`), the proofs are
 //!    serialised and must be byte-identical.
-//! 2. **Timing**: `--runs` rounds of both provers on the global rayon pool (all cores),
-//!    alternating which goes first; every proof is checked by the stock verifier (Aurum's
-//!    read back as a proof of the stock configuration). Prints each round and the medians.
+//! 2. **Timing**: `--runs` rounds of the three provers on the global rayon pool (all cores),
+//!    rotating which goes first; every proof is checked by the stock verifier (Aurum's read
+//!    back as a proof of the stock configuration). Prints each round, with each Aurum
+//!    prover's speed-up over stock, and the medians.
 //! 3. `--trace`: the span tree of each proof (Plonky3's spans, `RUST_LOG` filter, `debug` by
 //!    default so that Merkle trees and LDEs show) and, per prover, the total time in each
 //!    span name.
@@ -28,7 +31,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use common::{StockConfig, Val, ValPacking, config_pair, on_one_thread};
+use common::{StockConfig, Val, ValPacking, config_triple, on_one_thread};
 use p3_field::PackedValue;
 use p3_keccak_air::{KeccakAir, generate_trace_rows};
 use p3_matrix::Matrix;
@@ -49,12 +52,12 @@ const ROWS_PER_HASH: usize = 24;
 const LOG_BLOWUP: usize = 1;
 
 #[derive(Parser, Debug)]
-#[command(about = "Plonky3's Keccak STARK, stock vs Aurum through aurum-p3")]
+#[command(about = "Plonky3's Keccak STARK, stock vs Aurum through aurum-p3 (hooks, and FriPcs)")]
 struct Args {
     /// Trace height 2^LOG_ROWS (2633 columns): ⌊2^LOG_ROWS / 24⌋ Keccak-f hashes.
     #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u8).range(5..=22))]
     log_rows: u8,
-    /// Timed rounds (each proves with both configurations).
+    /// Timed rounds (each proves with all three configurations).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     runs: u16,
     /// Skip the one-thread byte-identity check.
@@ -147,7 +150,7 @@ fn median(times: &mut [f64]) -> f64 {
 type Stock = StockConfig<8, 4>;
 
 /// Proves (timed) and serialises the proof (not timed): `(prove time, proof bytes)`. A macro
-/// because the two configurations are different types.
+/// because the three configurations are different types.
 macro_rules! timed_prove {
     ($config:expr, $air:expr, $trace:expr) => {{
         let start = Instant::now();
@@ -170,7 +173,7 @@ fn main() {
 
     // Plonky3's example: constants from `SmallRng::seed_from_u64(1)`, then the Keccak inputs
     // from the same generator.
-    let (stock, aurum, mut rng) = config_pair::<8, 4>(1);
+    let (stock, aurum, aurum_fri, mut rng) = config_triple::<8, 4>(1);
     let num_hashes = ((1usize << args.log_rows) / ROWS_PER_HASH).max(1);
     let inputs: Vec<[u64; 25]> = (0..num_hashes).map(|_| rng.random()).collect();
     let trace = generate_trace_rows::<Val>(inputs, LOG_BLOWUP);
@@ -191,12 +194,16 @@ fn main() {
             on_one_thread(|| timed_prove!(&stock, &air, trace_with_room(&trace)));
         let (_, aurum_bytes) =
             on_one_thread(|| timed_prove!(&aurum, &air, trace_with_room(&trace)));
-        assert!(
-            stock_bytes == aurum_bytes,
-            "the proofs differ ({} and {} bytes)",
-            stock_bytes.len(),
-            aurum_bytes.len()
-        );
+        let (_, aurum_fri_bytes) =
+            on_one_thread(|| timed_prove!(&aurum_fri, &air, trace_with_room(&trace)));
+        for (label, bytes) in [("Aurum", &aurum_bytes), ("aurum-fri", &aurum_fri_bytes)] {
+            assert!(
+                &stock_bytes == bytes,
+                "the stock and {label} proofs differ ({} and {} bytes)",
+                stock_bytes.len(),
+                bytes.len()
+            );
+        }
         println!(
             "identity (one thread each, {:.1} s): the proofs are byte-identical, {} bytes of JSON",
             start.elapsed().as_secs_f64(),
@@ -204,67 +211,78 @@ fn main() {
         );
     }
 
-    let (mut stock_times, mut aurum_times) = (Vec::new(), Vec::new());
+    const LABELS: [&str; 3] = ["stock", "Aurum", "aurum-fri"];
+    // Per prover (stock, Aurum, aurum-fri), the time of each round.
+    let mut times: [Vec<f64>; 3] = Default::default();
     for run in 0..args.runs {
-        // Alternate which prover goes first, so slow drift of a shared machine hits both.
-        let order: [bool; 2] = if run % 2 == 0 {
-            [false, true]
-        } else {
-            [true, false]
-        };
-        let (mut stock_time, mut aurum_time) = (0.0, 0.0);
-        for is_aurum in order {
-            let label = if is_aurum { "Aurum" } else { "stock" };
+        // Rotate which prover goes first, so slow drift of a shared machine hits all three.
+        let first = usize::from(run) % 3;
+        let mut round = [0.0; 3];
+        for prover in (0..3).map(|i| (first + i) % 3) {
+            let label = LABELS[prover];
             if args.trace {
                 println!("── run {}: {label}", run + 1);
             }
             let trace = trace_with_room(&trace);
             take_span_totals();
-            let (elapsed, proof_bytes) = if is_aurum {
-                timed_prove!(&aurum, &air, trace)
-            } else {
-                timed_prove!(&stock, &air, trace)
+            let (elapsed, proof_bytes) = match prover {
+                0 => timed_prove!(&stock, &air, trace),
+                1 => timed_prove!(&aurum, &air, trace),
+                _ => timed_prove!(&aurum_fri, &air, trace),
             };
-            *(if is_aurum {
-                &mut aurum_time
-            } else {
-                &mut stock_time
-            }) = elapsed.as_secs_f64();
+            round[prover] = elapsed.as_secs_f64();
             if args.trace {
                 print_span_totals(label, elapsed);
             }
-            // Both are checked by the stock verifier.
+            // All are checked by the stock verifier.
             let proof: Proof<Stock> = serde_json::from_slice(&proof_bytes).expect("a stock proof");
             verify(&stock, &air, &proof, &[])
                 .unwrap_or_else(|e| panic!("the stock verifier rejects the {label} proof: {e:?}"));
         }
+        let [stock_time, aurum_time, fri_time] = round;
         println!(
-            "run {}: prove stock {stock_time:.3} s, Aurum {aurum_time:.3} s ({:.2}×); both verified by the stock verifier",
+            "run {}: prove stock {stock_time:.3} s, Aurum {aurum_time:.3} s ({:.2}×), aurum-fri \
+             {fri_time:.3} s ({:.2}×); all verified by the stock verifier",
             run + 1,
-            stock_time / aurum_time
+            stock_time / aurum_time,
+            stock_time / fri_time
         );
-        stock_times.push(stock_time);
-        aurum_times.push(aurum_time);
+        for (t, time) in times.iter_mut().zip(round) {
+            t.push(time);
+        }
     }
-    // Each round's two proofs ran back to back, so their ratio is the figure a load change
+    // Each round's proofs ran back to back, so their ratios are the figures a load change
     // between rounds disturbs least.
-    let mut speedups: Vec<f64> = stock_times
-        .iter()
-        .zip(&aurum_times)
-        .map(|(stock, aurum)| stock / aurum)
-        .collect();
+    let [stock_times, aurum_times, fri_times] = &mut times;
+    let speedups =
+        |times: &[f64]| -> Vec<f64> { stock_times.iter().zip(times).map(|(s, t)| s / t).collect() };
+    let (mut aurum_speedups, mut fri_speedups) = (speedups(aurum_times), speedups(fri_times));
     let [
         (stock_min, stock_max),
         (aurum_min, aurum_max),
-        (speedup_min, speedup_max),
-    ] = [&stock_times, &aurum_times, &speedups].map(|v| range(v));
-    let (stock_median, aurum_median) = (median(&mut stock_times), median(&mut aurum_times));
+        (fri_min, fri_max),
+        (aurum_speedup_min, aurum_speedup_max),
+        (fri_speedup_min, fri_speedup_max),
+    ] = [
+        &*stock_times,
+        &*aurum_times,
+        &*fri_times,
+        &aurum_speedups,
+        &fri_speedups,
+    ]
+    .map(|v| range(v));
+    let [stock_median, aurum_median, fri_median] =
+        [stock_times, aurum_times, fri_times].map(|t| median(t));
     println!(
         "median of {} runs: stock {stock_median:.3} s ({stock_min:.3}–{stock_max:.3}), \
-         Aurum {aurum_median:.3} s ({aurum_min:.3}–{aurum_max:.3}), speed-up {:.2}×; \
-         the runs' own speed-ups: median {:.2}× ({speedup_min:.2}–{speedup_max:.2})",
+         Aurum {aurum_median:.3} s ({aurum_min:.3}–{aurum_max:.3}), speed-up {:.2}×, \
+         aurum-fri {fri_median:.3} s ({fri_min:.3}–{fri_max:.3}), speed-up {:.2}×; \
+         the runs' own speed-ups: Aurum median {:.2}× ({aurum_speedup_min:.2}–{aurum_speedup_max:.2}), \
+         aurum-fri median {:.2}× ({fri_speedup_min:.2}–{fri_speedup_max:.2})",
         args.runs,
         stock_median / aurum_median,
-        median(&mut speedups)
+        stock_median / fri_median,
+        median(&mut aurum_speedups),
+        median(&mut fri_speedups)
     );
 }

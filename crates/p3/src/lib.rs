@@ -11,9 +11,10 @@
 //! | `p3_symmetric::PaddingFreeSponge<Perm, W, RATE, OUT>` | [`PaddingFreeSponge<Perm, W, RATE, OUT>`] | `CryptographicHasher` with `LANES > 1` and `hash_many` |
 //! | `p3_symmetric::TruncatedPermutation<Perm, 2, CHUNK, W>` | [`TruncatedPermutation<Perm, 2, CHUNK, W>`] | `PseudoCompressionFunction` with `LANES > 1` and `compress_many` |
 //! | `p3_dft::Radix2DitParallel<Goldilocks>` | [`NttDft`] | `TwoAdicSubgroupDft<Goldilocks>` |
+//! | `p3_fri::TwoAdicFriPcs<Goldilocks, Dft, ValMmcs, ChallengeMmcs>` (Poseidon2 `MerkleTreeMmcs`, quadratic extension) | [`FriPcs<Perm, W, RATE>`](FriPcs) (`aurum-fri`) | `Pcs`, `UnivariateStarkPcs` (not hiding) |
 //!
-//! Plonky3's own `MerkleTreeMmcs` keeps building the trees: its batched hooks (`LANES > 1`)
-//! hand whole rows to [`PaddingFreeSponge`]'s `hash_many` and adjacent digests to
+//! With the first four, Plonky3's own `MerkleTreeMmcs` keeps building the trees: its batched
+//! hooks (`LANES > 1`) hand whole rows to [`PaddingFreeSponge`]'s `hash_many` and adjacent digests to
 //! [`TruncatedPermutation`]'s `compress_many`, which are Aurum's `hash_rows` and
 //! `compress_layer` — packed, batched permutations on the SIMD backend detected at run time
 //! (so a build without `RUSTFLAGS` uses AVX-512 or AVX2 where the CPU has them), rayon
@@ -39,6 +40,11 @@
 //! let dft = Dft::default();
 //! # let _ = (mmcs, dft);
 //! ```
+//!
+//! With [`FriPcs`] the whole commitment — LDEs, Merkle trees, openings, FRI, grinding on the
+//! caller's challenger — is `aurum-fri`'s, with the caller's Poseidon2 constants, and the
+//! commitments and proofs are Plonky3's own types, so the STARK proofs are again the same
+//! bytes (see the [`pcs`] module for the challenger adapter and the differences).
 //!
 //! [`convert`] reinterprets Plonky3's Goldilocks as Aurum's and back without copying (both
 //! are lazily reduced words with no invariant, so no canonicalisation is needed either way);

@@ -97,11 +97,12 @@ fn a_wrong_public_value_is_rejected_by_all_three() {
 #[test]
 fn tampered_proofs_are_rejected_with_errors() {
     type Fri = AurumFriConfig<8, 4>;
+    type Tamper = fn(&mut Proof<Fri>);
     let (stock, _, aurum_fri, _) = config_triple::<8, 4>(6);
     let (trace, public) = fibonacci_trace(1 << 6);
     let proof = prove(&aurum_fri, &FibonacciAir, trace, &public).unwrap();
     verify(&aurum_fri, &FibonacciAir, &proof, &public).expect("the untampered proof");
-    let tampers: Vec<(&str, fn(&mut Proof<Fri>))> = vec![
+    let tampers: Vec<(&str, Tamper)> = vec![
         ("an opened trace value", |p| {
             p.opened_values.trace_local[0] += Challenge::ONE;
         }),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the Poseidon, Poseidon2, Merkle and CLI tests, and the `aurum` CLI on every preset and
-# backend, with every crate unoptimised (opt-level 0) and default thread stacks.
+# Runs the Poseidon, Poseidon2, Merkle and CLI tests, and the `aurum` CLI (commit on every
+# preset, `aurum fri` on two) on every backend, with every crate unoptimised (opt-level 0)
+# and default thread stacks.
 #
 # Why: a dependent's `cargo test` or `dev` build compiles Aurum at opt-level 0. There every
 # inlined copy of a kernel keeps stack slots of its own, so kernels that are small when
@@ -41,6 +42,14 @@ for backend in $backends; do
   AURUM_BACKEND=$backend "$aurum" --preset poseidon2-w8 --rows 16 --cols 4 >/dev/null
   for preset in plonky2 polygon poseidon2-w8 poseidon2-w12 poseidon2-w16; do
     AURUM_BACKEND=$backend "$aurum" --preset "$preset" --rows 4096 --cols 12 >/dev/null
+  done
+  # FRI: LDE, evaluations, quotients, folding, every proof-of-work search and the queries.
+  # 8192 rows × 13 columns is an LDE of 2^17.7 elements, past aurum-ntt's 2^16-element
+  # working set, so its stripe passes run as well as its block passes.
+  for shape in "poseidon2-w8 8192" "poseidon2-w16 1024"; do
+    set -- $shape
+    AURUM_BACKEND=$backend "$aurum" fri --preset "$1" --rows "$2" --cols 13 \
+      --params high-arity --num-queries 12 --query-pow-bits 6 --commit-pow-bits 3 >/dev/null
   done
 done
 log "passed"

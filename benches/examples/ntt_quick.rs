@@ -10,25 +10,13 @@
 
 use std::time::Instant;
 
+use aurum_benches::process_cpu_ms as cpu_ms;
 use aurum_goldilocks::Goldilocks;
 use aurum_ntt::{Ntt, Order};
 use p3_dft::{Radix2Bowers, Radix2DFTSmallBatch, Radix2DitParallel, TwoAdicSubgroupDft};
 use p3_field::PrimeCharacteristicRing;
 use p3_goldilocks::Goldilocks as P3;
 use p3_matrix::dense::RowMajorMatrix;
-
-/// User + system CPU time of this process in milliseconds (Linux; 0 elsewhere).
-fn cpu_ms() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    // Fields after the parenthesised command name; utime and stime are the 14th and 15th.
-    let rest = stat.rsplit(')').next().unwrap_or("");
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 =
-        fields[11].parse::<f64>().unwrap_or(0.0) + fields[12].parse::<f64>().unwrap_or(0.0);
-    ticks * 10.0 // USER_HZ = 100 on Linux
-}
 
 fn main() {
     let rounds: usize = std::env::args()

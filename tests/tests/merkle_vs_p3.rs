@@ -1,10 +1,11 @@
 //! Merkle roots and caps against `p3-merkle-tree` 0.8's `MerkleTreeMmcs` with the same
 //! Poseidon2 sponge and compression, over random shapes with mixed (and non-power-of-two)
-//! heights; Plonky3's opening proofs verify with our verifier.
+//! heights; Plonky3's opening proofs verify with our verifier; multi-openings (pruned paths)
+//! equal Plonky3's.
 
 use aurum_goldilocks::{Goldilocks, P};
 use aurum_merkle::config::{self, MerkleConfig};
-use aurum_merkle::{Commitment, Matrix, MerkleTree, Opening, verify};
+use aurum_merkle::{Commitment, Matrix, MerkleTree, Opening, verify, verify_multi};
 use p3_commit::Mmcs;
 use p3_field::{Field, PrimeField64};
 use p3_goldilocks::Goldilocks as P3;
@@ -108,6 +109,43 @@ macro_rules! check_width {
                 );
                 assert_eq!(tree.open(index, cap_height).unwrap(), opening);
             }
+            // Multi-openings (with a repeated index) equal Plonky3's pruned ones and verify.
+            let indices: Vec<usize> = pool
+                .iter()
+                .take(7)
+                .map(|&x| (x as usize) % max)
+                .chain([max - 1, 0, max - 1])
+                .collect();
+            let (p3_rows, p3_proof) = mmcs.open_multi_batch(&indices, &p3_data);
+            let multi = tree.open_multi(&indices, cap_height).unwrap();
+            let rows: Vec<Vec<Vec<Goldilocks>>> = p3_rows
+                .iter()
+                .map(|query| {
+                    query
+                        .iter()
+                        .map(|row| {
+                            row.iter()
+                                .map(|x| Goldilocks::from_u64(x.as_canonical_u64()))
+                                .collect()
+                        })
+                        .collect()
+                })
+                .collect();
+            assert_eq!(multi.rows, rows);
+            let siblings: Vec<[Goldilocks; 4]> =
+                p3_proof.sibling_hashes.iter().map(to_ours).collect();
+            assert_eq!(
+                multi.siblings, siblings,
+                "shape {:?} cap {}",
+                shape, cap_height
+            );
+            let commitment = Commitment {
+                cap: ours_cap.clone(),
+            };
+            assert_eq!(
+                verify_multi(&config, &commitment, tree.shape().dims(), &indices, &multi),
+                Ok(())
+            );
         }
     };
 }

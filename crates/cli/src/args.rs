@@ -39,6 +39,9 @@ pub enum Command {
     Open(OpenArgs),
     /// Check a proof file written by `aurum open` against a commitment you trust.
     Verify(VerifyArgs),
+    /// Commit to a matrix with FRI (Plonky3's TwoAdicFriPcs), open it at random points,
+    /// verify, and report each phase; `aurum fri verify` checks a saved proof.
+    Fri(Box<FriArgs>),
     /// Print the selected backend and field throughput on every backend this CPU has.
     Info {
         /// Milliseconds to spend per measurement (the median of 5 runs is shown).
@@ -142,4 +145,135 @@ pub struct VerifyArgs {
     /// The leaf to check. Without it, the proof file's leaf is checked and reported.
     #[arg(long)]
     pub index: Option<u64>,
+}
+
+/// The Merkle presets FRI runs with: Plonky3's Poseidon2 trees, whose duplex challenger of the
+/// same width (rate `width − 4`) drives the transcript.
+pub const FRI_PRESETS: [Preset; 3] = [
+    Preset::Poseidon2W8,
+    Preset::Poseidon2W12,
+    Preset::Poseidon2W16,
+];
+
+/// `--preset` of `aurum fri`: one of [`FRI_PRESETS`].
+fn fri_preset_parser() -> impl TypedValueParser<Value = Preset> {
+    PossibleValuesParser::new(FRI_PRESETS.map(Preset::name)).try_map(|name| name.parse::<Preset>())
+}
+
+/// Plonky3's FRI parameter presets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FriPreset {
+    /// Blow-up 2, binary folding, 100 queries, 16 query proof-of-work bits.
+    Benchmark,
+    /// As `benchmark`, folding by up to 8, 10 batch proof-of-work bits.
+    HighArity,
+    /// Blow-up 4, binary folding, 2 queries, 1 bit of commit and query proof of work.
+    Testing,
+}
+
+/// What a FRI statement is about: the matrix's shape, the scheme, and the points. The
+/// verifier gives these itself (`aurum fri verify`); the prover uses the same flags.
+#[derive(Args, Debug, Clone)]
+pub struct FriStatementArgs {
+    /// Rows of the matrix (a power of two; ignored by `aurum fri` with --input, which reads
+    /// whole rows of --cols values).
+    #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u64).range(1..=1 << 31))]
+    pub rows: u64,
+    /// Columns of the matrix.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub cols: u64,
+    /// Merkle tree and challenger width.
+    #[arg(long, default_value = "poseidon2-w8", value_parser = fri_preset_parser())]
+    pub preset: Preset,
+    /// FRI parameter preset (each parameter can be overridden below).
+    #[arg(long, value_enum, default_value_t = FriPreset::Benchmark)]
+    pub params: FriPreset,
+    /// Override: the LDE blow-up, as log2 (1..=4).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=64))]
+    pub log_blowup: Option<u64>,
+    /// Override: the final polynomial's length, as log2.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=64))]
+    pub log_final_poly_len: Option<u64>,
+    /// Override: the largest folding arity, as log2 (1..=4).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=64))]
+    pub max_log_arity: Option<u64>,
+    /// Override: query repetitions.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=1 << 16))]
+    pub num_queries: Option<u64>,
+    /// Override: proof-of-work bits before the batching challenge.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=64))]
+    pub batch_pow_bits: Option<u64>,
+    /// Override: proof-of-work bits before each folding challenge.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=64))]
+    pub commit_pow_bits: Option<u64>,
+    /// Override: proof-of-work bits before the query indices.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=64))]
+    pub query_pow_bits: Option<u64>,
+    /// Opening points, drawn from the transcript after the commitment.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub points: u64,
+    /// Height of the cap (0 = a single root).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=MAX_CAP_HEIGHT))]
+    pub cap_height: u64,
+}
+
+/// `aurum fri`.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct FriArgs {
+    /// `verify` (default: commit, open and verify).
+    #[command(subcommand)]
+    pub command: Option<FriCommand>,
+    /// The statement and the run.
+    #[command(flatten)]
+    pub prove: FriProveArgs,
+}
+
+/// `aurum fri` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum FriCommand {
+    /// Check a proof file written by `aurum fri --out` against a root you trust; the
+    /// matrix's shape, the parameters and the points come from these flags, not the file.
+    Verify(FriVerifyArgs),
+}
+
+/// `aurum fri` (commit, open, verify).
+#[derive(Args, Debug)]
+pub struct FriProveArgs {
+    /// The statement.
+    #[command(flatten)]
+    pub statement: FriStatementArgs,
+    /// Seed of the generated matrix.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Commit to a file of little-endian u64 values (each < p), row-major, --cols per row;
+    /// its row count must be a power of two.
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub threads: Option<u64>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the proof file (commitment, opened values, proof) for `aurum fri verify`.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// `aurum fri verify`.
+#[derive(Args, Debug)]
+pub struct FriVerifyArgs {
+    /// Proof file written by `aurum fri --out`.
+    #[arg(long, value_name = "FILE")]
+    pub proof: PathBuf,
+    /// The trusted root: four comma-separated hex words, as `aurum fri` prints it.
+    #[arg(long, value_name = "HEX")]
+    pub root: String,
+    /// The statement.
+    #[command(flatten)]
+    pub statement: FriStatementArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -1,4 +1,4 @@
-//! The commands: `commit`, `open`, `verify`, `info`.
+//! The commands: `commit`, `open`, `verify`, `info` (`fri` is in its own module).
 
 use std::io::Read;
 use std::path::Path;
@@ -27,7 +27,7 @@ use crate::statement::{self, Statement, TrustedCommitment};
 const MAX_COMMITMENT_BYTES: u64 = 1 << 30;
 
 /// The selected backend, or a clear error if `AURUM_BACKEND` is invalid.
-fn checked_backend() -> Result<Backend, String> {
+pub(crate) fn checked_backend() -> Result<Backend, String> {
     selected_backend().map_err(|e| format!("{}: {e}", aurum_goldilocks::BACKEND_ENV))
 }
 
@@ -234,7 +234,7 @@ fn open_with<C: MerkleConfig>(
 }
 
 /// The contents of `path`, refused when larger than `limit` bytes.
-fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+pub(crate) fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     let fail = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
     let file = std::fs::File::open(path).map_err(fail)?;
     let mut contents = Vec::new();

@@ -47,3 +47,12 @@ pub fn parse_digest(text: &str) -> Result<Digest, String> {
     let words: Vec<&str> = text.split(',').collect();
     parse_words(&words).map_err(|e| format!("{e}: {text:?}"))
 }
+
+/// Parses a cap written as four hex words per digest (as [`hex_words`] writes them); an error
+/// names the digest.
+pub fn parse_cap(cap: &[Vec<String>]) -> Result<Vec<Digest>, String> {
+    cap.iter()
+        .enumerate()
+        .map(|(i, words)| parse_words(words).map_err(|e| format!("cap[{i}]: {e}")))
+        .collect()
+}

@@ -44,6 +44,7 @@ macro_rules! with_preset {
 pub mod args;
 mod commands;
 pub mod files;
+pub mod fri;
 pub mod hex;
 pub mod input;
 mod progress;
@@ -60,6 +61,13 @@ pub fn run(cli: args::Cli) -> ExitCode {
         args::Command::Commit(args) => commands::commit(args),
         args::Command::Open(args) => commands::open(args),
         args::Command::Verify(args) => commands::verify(args),
+        args::Command::Fri(args) => {
+            let args::FriArgs { command, prove } = *args;
+            match command {
+                Some(args::FriCommand::Verify(verify)) => fri::verify(verify),
+                None => commands::checked_backend().and_then(|backend| fri::prove(prove, backend)),
+            }
+        }
         args::Command::Info { millis } => commands::info(std::time::Duration::from_millis(millis)),
     };
     match result {

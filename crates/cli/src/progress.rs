@@ -60,3 +60,37 @@ impl Bar {
         }
     }
 }
+
+/// One line naming the phase running, on stderr, for terminals only; cleared when done.
+pub(crate) struct Status {
+    enabled: bool,
+    shown: bool,
+}
+
+impl Status {
+    pub(crate) fn new(enabled: bool) -> Self {
+        Self {
+            enabled,
+            shown: false,
+        }
+    }
+
+    pub(crate) fn show(&mut self, phase: &str) {
+        if !self.enabled {
+            return;
+        }
+        let mut err = std::io::stderr();
+        let _ = write!(err, "\r{:<60}\r{phase}…", "");
+        let _ = err.flush();
+        self.shown = true;
+    }
+
+    pub(crate) fn clear(&mut self) {
+        if self.shown {
+            let mut err = std::io::stderr();
+            let _ = write!(err, "\r{:<60}\r", "");
+            let _ = err.flush();
+            self.shown = false;
+        }
+    }
+}

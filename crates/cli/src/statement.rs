@@ -6,7 +6,7 @@
 use aurum_merkle::{Digest, Dimensions, Preset, TreeShape, root_from_cap};
 use serde::{Deserialize, Serialize};
 
-use crate::hex::{hex_digest, hex_words, parse_digest, parse_words};
+use crate::hex::{hex_digest, hex_words, parse_cap, parse_digest};
 
 /// What the verifier holds of the commitment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,12 +95,7 @@ impl Statement {
         let file: CommitmentFile = serde_json::from_str(text)
             .map_err(|e| format!("not a commitment written by `aurum commit`: {e}"))?;
         let preset: Preset = file.preset.parse().map_err(|e| format!("preset: {e}"))?;
-        let cap = file
-            .cap
-            .iter()
-            .enumerate()
-            .map(|(i, words)| parse_words(words).map_err(|e| format!("cap[{i}]: {e}")))
-            .collect::<Result<Vec<_>, _>>()?;
+        let cap = parse_cap(&file.cap)?;
         let root = parse_digest(&file.root).map_err(|e| format!("root: {e}"))?;
         Self::with_cap(preset, &file.dims, file.cap_height, cap, Some(root))
     }

@@ -8,6 +8,8 @@
 //! * [`verify`]: checks an opening against a commitment, with errors that say what is wrong.
 //!   The commitment, the dimensions and the index must be the verifier's own; only the
 //!   opening comes from the prover (see [`verify`]).
+//! * [`MerkleTree::open_multi`] / [`verify_multi`]: many leaves at once, each sibling digest
+//!   sent once (Plonky3 0.8's pruned multi-proofs), as FRI's query phase opens trees.
 //! * [`StreamingCommitter`]: the same commitment for a single matrix whose rows arrive in
 //!   order, in `O(log n)` digests of memory.
 //! * Presets ([`config`]): `Poseidon2W8` (Plonky3's standard setup), `Poseidon2W12`,
@@ -33,6 +35,7 @@
 
 mod cap;
 pub mod config;
+mod multi;
 pub mod shape;
 mod stream;
 mod tree;
@@ -40,7 +43,11 @@ mod verify;
 
 pub use cap::root_from_cap;
 pub use config::{MerkleConfig, Preset};
+pub use multi::{MultiOpening, verify_multi};
 pub use shape::{Dimensions, MAX_HEIGHT, MAX_LOG_HEIGHT, MAX_WIDTH, ShapeError, TreeShape};
 pub use stream::{StreamError, StreamingCommitter};
-pub use tree::{BuildError, Digest, Matrix, MatrixError, MerkleTree, OpenError, ZERO_DIGEST};
+pub use tree::{
+    BuildError, Digest, DimensionsMismatch, Matrix, MatrixError, MerkleTree, OpenError,
+    TreeDigests, ZERO_DIGEST,
+};
 pub use verify::{Commitment, Opening, VerifyError, verify};

@@ -1,6 +1,7 @@
 //! The in-memory tree: build, caps, openings, and optionally dropped lower layers.
 
 use core::fmt;
+use std::borrow::Cow;
 
 use aurum_goldilocks::{Goldilocks, dispatch};
 use aurum_symmetric::{HashRows, Hasher, compress_layer, hash_rows};
@@ -204,8 +205,9 @@ pub struct MerkleTree<'a, C: MerkleConfig> {
     config: &'a C,
     matrices: Vec<Matrix<'a>>,
     shape: TreeShape,
-    /// Layers `dropped..=depth`; `layers[i]` is layer `dropped + i`.
-    layers: Vec<Vec<Digest>>,
+    /// Layers `dropped..=depth`; `layers[i]` is layer `dropped + i` (borrowed when
+    /// re-attached from [`TreeDigests`]).
+    layers: Cow<'a, [Vec<Digest>]>,
     dropped: usize,
 }
 
@@ -252,7 +254,7 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
             config,
             matrices,
             shape,
-            layers,
+            layers: Cow::Owned(layers),
             dropped: drop,
         })
     }
@@ -330,10 +332,7 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
     /// Bytes held by the stored digest layers.
     #[must_use]
     pub fn digest_bytes(&self) -> usize {
-        self.layers
-            .iter()
-            .map(|l| l.len() * size_of::<Digest>())
-            .sum()
+        layers_bytes(&self.layers)
     }
 
     /// Opens leaf `index` against the cap of height `cap_height`: the rows of every matrix
@@ -345,7 +344,8 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
             .expect("one opening per index"))
     }
 
-    /// Opens many leaves; blocks recomputed for dropped layers are shared between indices.
+    /// Opens many leaves; the blocks of dropped layers their paths cross are rebuilt once
+    /// each, in parallel.
     pub fn open_batch(
         &self,
         indices: &[usize],
@@ -363,7 +363,21 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
             matrices: &self.matrices,
             shape: &self.shape,
         };
-        let mut block_cache: Option<(usize, Vec<Vec<Digest>>)> = None;
+        // The blocks of dropped layers the paths cross, each rebuilt once, in parallel.
+        let mut blocks: Vec<usize> = if self.dropped > 0 && path_len > 0 {
+            indices.iter().map(|&i| i >> self.dropped).collect()
+        } else {
+            Vec::new()
+        };
+        blocks.sort_unstable();
+        blocks.dedup();
+        let rebuilt: Vec<Vec<Vec<Digest>>> = blocks
+            .par_iter()
+            .map(|&block| {
+                let start = block << self.dropped;
+                builder.build_block(start, start + (1 << self.dropped), self.dropped - 1)
+            })
+            .collect();
         let mut openings = Vec::with_capacity(indices.len());
         for &index in indices {
             let rows = self
@@ -379,16 +393,7 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
                     self.layers[j - self.dropped][sibling]
                 } else {
                     let block = index >> self.dropped;
-                    if block_cache.as_ref().map(|(b, _)| *b) != Some(block) {
-                        let start = block << self.dropped;
-                        let layers = builder.build_block(
-                            start,
-                            start + (1 << self.dropped),
-                            self.dropped - 1,
-                        );
-                        block_cache = Some((block, layers));
-                    }
-                    let (_, layers) = block_cache.as_ref().expect("just filled");
+                    let layers = &rebuilt[blocks.binary_search(&block).expect("rebuilt above")];
                     layers[j][sibling - ((block << self.dropped) >> j)]
                 };
                 siblings.push(digest);
@@ -396,6 +401,93 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
             openings.push(Opening { rows, siblings });
         }
         Ok(openings)
+    }
+}
+
+/// Bytes held by digest layers.
+fn layers_bytes(layers: &[Vec<Digest>]) -> usize {
+    layers.iter().map(|l| l.len() * size_of::<Digest>()).sum()
+}
+
+/// A tree's geometry and digest layers without its matrices (see
+/// [`MerkleTree::into_digests`]).
+#[derive(Clone, Debug)]
+pub struct TreeDigests {
+    shape: TreeShape,
+    layers: Vec<Vec<Digest>>,
+    dropped: usize,
+}
+
+impl TreeDigests {
+    /// The geometry.
+    #[must_use]
+    pub fn shape(&self) -> &TreeShape {
+        &self.shape
+    }
+
+    /// Bytes held by the stored digest layers.
+    #[must_use]
+    pub fn digest_bytes(&self) -> usize {
+        layers_bytes(&self.layers)
+    }
+}
+
+/// Matrices whose dimensions are not those a [`TreeDigests`] was built from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DimensionsMismatch {
+    /// The dimensions the digests were built from.
+    pub expected: Vec<Dimensions>,
+    /// The dimensions given.
+    pub found: Vec<Dimensions>,
+}
+
+impl fmt::Display for DimensionsMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the digests were built from matrices {:?}, not {:?}",
+            self.expected, self.found
+        )
+    }
+}
+
+impl std::error::Error for DimensionsMismatch {}
+
+impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
+    /// Detaches the digest layers from the borrowed matrices. A prover that owns its matrices
+    /// (an LDE it computed) cannot keep a tree borrowing them in the same struct; it keeps
+    /// these next to them and re-attaches them with [`MerkleTree::from_digests`] to open.
+    #[must_use]
+    pub fn into_digests(self) -> TreeDigests {
+        TreeDigests {
+            shape: self.shape,
+            layers: self.layers.into_owned(),
+            dropped: self.dropped,
+        }
+    }
+
+    /// Re-attaches `digests` (borrowed, not copied) to the matrices they were built from.
+    /// Only the dimensions are checked (checking the values would cost a rebuild): openings of
+    /// other values would not verify.
+    pub fn from_digests(
+        config: &'a C,
+        matrices: Vec<Matrix<'a>>,
+        digests: &'a TreeDigests,
+    ) -> Result<Self, DimensionsMismatch> {
+        let found: Vec<Dimensions> = matrices.iter().map(Matrix::dimensions).collect();
+        if found != digests.shape.dims() {
+            return Err(DimensionsMismatch {
+                expected: digests.shape.dims().to_vec(),
+                found,
+            });
+        }
+        Ok(Self {
+            config,
+            matrices,
+            shape: digests.shape.clone(),
+            layers: Cow::Borrowed(&digests.layers),
+            dropped: digests.dropped,
+        })
     }
 }
 

@@ -97,6 +97,32 @@ pub enum VerifyError {
         /// The cap height.
         cap_height: usize,
     },
+    /// A multi-opening with row sets for a different number of queries.
+    WrongNumberOfQueries {
+        /// Queries asked about.
+        expected: usize,
+        /// Row sets opened.
+        found: usize,
+    },
+    /// A leaf queried more than once is opened with different rows.
+    InconsistentDuplicate {
+        /// The later query.
+        query: usize,
+    },
+    /// Two queries that open the same row of a shorter matrix give it different values.
+    InconsistentSharedRow {
+        /// The query that differs from the first one sharing the row.
+        query: usize,
+        /// The matrix (input position).
+        matrix: usize,
+    },
+    /// A multi-opening with more or fewer sibling digests than its queries need.
+    WrongSiblingCount {
+        /// Digests the queried leaves need.
+        expected: usize,
+        /// Digests given.
+        found: usize,
+    },
     /// The recomputed digest differs from the committed one.
     RootMismatch {
         /// The cap position the path leads to.
@@ -156,6 +182,23 @@ impl fmt::Display for VerifyError {
                 "a cap of height {cap_height} lies below the layer where shorter matrices join \
                  the tree, so it does not commit to their rows"
             ),
+            VerifyError::WrongNumberOfQueries { expected, found } => write!(
+                f,
+                "multi-opening has rows for {found} queries, {expected} were asked"
+            ),
+            VerifyError::InconsistentDuplicate { query } => write!(
+                f,
+                "query {query} opens a leaf queried before with different rows"
+            ),
+            VerifyError::InconsistentSharedRow { query, matrix } => write!(
+                f,
+                "query {query} opens a different row of matrix {matrix} than another query \
+                 reaching the same row"
+            ),
+            VerifyError::WrongSiblingCount { expected, found } => write!(
+                f,
+                "multi-opening has {found} sibling digests, its queries need {expected}"
+            ),
             VerifyError::RootMismatch { cap_index } => {
                 write!(
                     f,
@@ -167,6 +210,46 @@ impl fmt::Display for VerifyError {
 }
 
 impl std::error::Error for VerifyError {}
+
+/// Checks that one leaf's opened rows are one row per matrix, each exactly its matrix's width.
+pub(crate) fn check_rows(dims: &[Dimensions], rows: &[Vec<Goldilocks>]) -> Result<(), VerifyError> {
+    if rows.len() != dims.len() {
+        return Err(VerifyError::WrongNumberOfMatrices {
+            expected: dims.len(),
+            found: rows.len(),
+        });
+    }
+    // Every opened row must have exactly its matrix's width: hashing a row of another length
+    // would let a prover open values the commitment never bound.
+    for (matrix, (row, d)) in rows.iter().zip(dims).enumerate() {
+        if row.len() != d.width {
+            return Err(VerifyError::WrongRowWidth {
+                matrix,
+                expected: d.width,
+                found: row.len(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The cap height a trusted commitment's length names, if it commits to every matrix.
+pub(crate) fn cap_height_of(
+    shape: &TreeShape,
+    commitment: &Commitment,
+) -> Result<usize, VerifyError> {
+    // Cap lengths grow strictly with the cap height, so the length names the height (at most
+    // MAX_LOG_HEIGHT + 1 candidates, whatever the cap's length).
+    let cap_height = (0..=shape.depth())
+        .find(|&h| shape.cap_len(h) == Some(commitment.cap.len()))
+        .ok_or(VerifyError::InvalidCapLength {
+            len: commitment.cap.len(),
+        })?;
+    if cap_height > shape.max_cap_height() {
+        return Err(VerifyError::MatricesAboveCap { cap_height });
+    }
+    Ok(cap_height)
+}
 
 /// Checks that `opening` proves the rows of leaf `index` of a tree over matrices of
 /// dimensions `dims` (input order) with commitment `commitment`.
@@ -209,34 +292,9 @@ pub fn verify<C: MerkleConfig>(
     if index >= max_height {
         return Err(VerifyError::IndexOutOfRange { index, max_height });
     }
-    if opening.rows.len() != dims.len() {
-        return Err(VerifyError::WrongNumberOfMatrices {
-            expected: dims.len(),
-            found: opening.rows.len(),
-        });
-    }
-    // Every opened row must have exactly its matrix's width: hashing a row of another length
-    // would let a prover open values the commitment never bound.
-    for (matrix, (row, d)) in opening.rows.iter().zip(dims).enumerate() {
-        if row.len() != d.width {
-            return Err(VerifyError::WrongRowWidth {
-                matrix,
-                expected: d.width,
-                found: row.len(),
-            });
-        }
-    }
+    check_rows(dims, &opening.rows)?;
     let depth = shape.depth();
-    // Cap lengths grow strictly with the cap height, so the length names the height (at most
-    // MAX_LOG_HEIGHT + 1 candidates, whatever the cap's length).
-    let cap_height = (0..=depth)
-        .find(|&h| shape.cap_len(h) == Some(commitment.cap.len()))
-        .ok_or(VerifyError::InvalidCapLength {
-            len: commitment.cap.len(),
-        })?;
-    if cap_height > shape.max_cap_height() {
-        return Err(VerifyError::MatricesAboveCap { cap_height });
-    }
+    let cap_height = cap_height_of(&shape, commitment)?;
     let path_len = depth - cap_height;
     if opening.siblings.len() != path_len {
         return Err(VerifyError::WrongPathLength {

@@ -11,12 +11,18 @@
 //!   `TruncatedPermutation<_, 2, OUT, W>`; plonky2's `hash_no_pad` and `two_to_one` are the
 //!   same constructions at width 12).
 //! * [`grain`]: the Grain LFSR round-constant generator of the Poseidon papers.
+//! * [`challenger`]: the duplex-sponge Fiat–Shamir transcript of Plonky3
+//!   (`DuplexChallenger`), with a proof-of-work search over batched packed permutations.
+//! * [`keccak`]: Keccak-256, which Plonky3's transcripts fingerprint their shape with.
 
+pub mod challenger;
 mod frame;
 pub mod grain;
+pub mod keccak;
 mod many;
 mod sponge;
 
+pub use challenger::{Challenger, DuplexChallenger};
 pub use many::{PERMUTE_MANY_PARALLEL_THRESHOLD, PermuteMany, permute_many};
 pub use sponge::{
     CompressLayer, Compressor, HashRows, Hasher, LengthError, PaddingFreeSponge,

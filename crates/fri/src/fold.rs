@@ -1,0 +1,197 @@
+//! FRI folding: a codeword of `n` points, stored in bit-reversed order, becomes one of
+//! `n / 2^k` points by `k` binary folds with `β, β², β⁴, …` — which, on each group of `2^k`
+//! adjacent values (a coset of the `2^k`-th roots of unity), is the interpolating polynomial
+//! evaluated at `β` (Plonky3's `fold_matrix` and `fold_row` compute the same values).
+//!
+//! A binary fold of the pair `(f(x), f(−x))` at pair index `t` of a codeword of length `n` is
+//! `(f(x) + f(−x))/2 + β·(f(x) − f(−x))/(2x)` with `x = ω_n^rev(t)` (`rev` over `log n − 1`
+//! bits). The values `1/(2x)` come from one table for the first fold, which also serves the
+//! later ones: fold `r` of pair `t` needs `ω_{n/2^r}^(−rev(t))/2`, and in bit-reversed order
+//! that is entry `t` of the first table (squaring every point keeps the prefix).
+
+use aurum_goldilocks::{Goldilocks, Goldilocks2};
+use rayon::prelude::*;
+
+use crate::domain::{BitReversedPowers, reverse_bits, root_of_unity};
+
+/// The largest arity (`2^MAX_LOG_ARITY` values per group).
+const MAX_ARITY: usize = 1 << crate::params::MAX_LOG_ARITY;
+
+/// Output rows per rayon task.
+const ROWS_PER_TASK: usize = 1 << 12;
+
+/// One binary fold: `(lo + hi)/2 + β·(lo − hi)·h`, `h = 1/(2x)`.
+#[inline(always)]
+fn fold_pair(lo: Goldilocks2, hi: Goldilocks2, beta: Goldilocks2, h: Goldilocks) -> Goldilocks2 {
+    (lo + hi).halve() + (lo - hi) * h * beta
+}
+
+/// Folds one group of `2^log_arity` values in place and returns the result; `half_inverse(r, k)`
+/// is `1/(2x)` for pair `k` of the group in fold `r`.
+#[inline(always)]
+fn fold_group(
+    group: &mut [Goldilocks2],
+    log_arity: usize,
+    beta: Goldilocks2,
+    mut half_inverse: impl FnMut(usize, usize) -> Goldilocks,
+) -> Goldilocks2 {
+    let mut beta = beta;
+    for round in 0..log_arity {
+        let pairs = group.len() >> (round + 1);
+        for k in 0..pairs {
+            group[k] = fold_pair(group[2 * k], group[2 * k + 1], beta, half_inverse(round, k));
+        }
+        beta = beta.square();
+    }
+    group[0]
+}
+
+/// Folds a whole codeword (length `2^log_n`, bit-reversed order) by `2^log_arity`.
+///
+/// Each task folds `ROWS_PER_TASK` output rows; fold `r` of its rows reads the aligned range of
+/// `ROWS_PER_TASK · arity / 2^(r+1)` entries of the `1/(2x)` table starting at
+/// `first row · arity / 2^(r+1)`, which the task computes as one chunk of
+/// `ω_n^(−rev(t)) / 2` (`rev` over `log_n − 1` bits) — the table is never stored whole.
+pub(crate) fn fold_codeword(
+    codeword: &[Goldilocks2],
+    log_arity: usize,
+    beta: Goldilocks2,
+) -> Vec<Goldilocks2> {
+    let arity = 1usize << log_arity;
+    let log_n = codeword.len().trailing_zeros() as usize;
+    let rows = codeword.len() >> log_arity;
+    let rows_per_task = ROWS_PER_TASK.min(rows);
+    let log_task = rows_per_task.trailing_zeros() as usize;
+    let inverse_root = root_of_unity(log_n).inverse();
+    // Fold r of a task reads 2^(log_task + log_arity − r − 1) table entries.
+    let tables: Vec<BitReversedPowers> = (0..log_arity)
+        .map(|r| {
+            BitReversedPowers::new(
+                inverse_root,
+                Goldilocks::ONE.halve(),
+                log_n - 1,
+                log_task + log_arity - r - 1,
+            )
+        })
+        .collect();
+    let mut folded = vec![Goldilocks2::ZERO; rows];
+    folded
+        .par_chunks_mut(rows_per_task)
+        .enumerate()
+        .for_each(|(task, out)| {
+            let halves: Vec<Vec<Goldilocks>> = tables
+                .iter()
+                .map(|table| {
+                    let mut chunk = Vec::with_capacity(table.chunk_len());
+                    table.chunk(task, &mut chunk);
+                    chunk
+                })
+                .collect();
+            let mut group = [Goldilocks2::ZERO; MAX_ARITY];
+            for (offset, value) in out.iter_mut().enumerate() {
+                let row = task * rows_per_task + offset;
+                group[..arity].copy_from_slice(&codeword[row * arity..(row + 1) * arity]);
+                // After `r` folds the task's rows are row-major with `arity >> r` values each.
+                *value = fold_group(&mut group[..arity], log_arity, beta, |round, k| {
+                    halves[round][offset * (arity >> (round + 1)) + k]
+                });
+            }
+        });
+    folded
+}
+
+/// Folds the group of `2^log_arity` values at row `row` of a committed codeword whose folded
+/// length is `2^log_folded` (the verifier's per-query fold; `evals` is overwritten).
+pub(crate) fn fold_row(
+    row: usize,
+    log_folded: usize,
+    log_arity: usize,
+    beta: Goldilocks2,
+    evals: &mut [Goldilocks2],
+) -> Goldilocks2 {
+    let log_n = log_folded + log_arity;
+    let inverse_root = root_of_unity(log_n).inverse();
+    let arity = 1usize << log_arity;
+    fold_group(evals, log_arity, beta, |round, k| {
+        let t = row * (arity >> (round + 1)) + k;
+        inverse_root
+            .exp_u64(reverse_bits(t, log_n - 1) as u64)
+            .halve()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::coset_point;
+
+    fn ext(a: u64, b: u64) -> Goldilocks2 {
+        Goldilocks2::new(Goldilocks::from_u64(a), Goldilocks::from_u64(b))
+    }
+
+    /// Lagrange interpolation through `(xs[i], ys[i])`, evaluated at `z`.
+    fn interpolate(xs: &[Goldilocks], ys: &[Goldilocks2], z: Goldilocks2) -> Goldilocks2 {
+        let mut sum = Goldilocks2::ZERO;
+        for (i, (&xi, &yi)) in xs.iter().zip(ys).enumerate() {
+            let mut term = yi;
+            for (j, &xj) in xs.iter().enumerate() {
+                if i != j {
+                    term = term * (z - Goldilocks2::from(xj)) * (xi - xj).inverse();
+                }
+            }
+            sum += term;
+        }
+        sum
+    }
+
+    #[test]
+    fn folding_in_many_tasks_equals_the_per_row_fold() {
+        let beta = ext(5, 11);
+        for log_arity in [1, 4] {
+            let log_n = 14 + log_arity;
+            let codeword: Vec<Goldilocks2> =
+                (0..1u64 << log_n).map(|i| ext(i ^ 0x5555, i * 3)).collect();
+            let folded = fold_codeword(&codeword, log_arity, beta);
+            let arity = 1 << log_arity;
+            for row in [0, 1, 4095, 4096, 9000, (1 << 14) - 1] {
+                let mut evals = codeword[row * arity..(row + 1) * arity].to_vec();
+                assert_eq!(fold_row(row, 14, log_arity, beta, &mut evals), folded[row]);
+            }
+        }
+    }
+
+    #[test]
+    fn folding_a_group_interpolates_it_at_beta() {
+        // A group at row `row` of a codeword of length 2^log_n holds the evaluations at the
+        // points ω_n^rev(row·a + j) (the subgroup: folding ignores the coset shift).
+        let beta = ext(123_456_789, 987_654_321);
+        for log_arity in 1..=4 {
+            for log_folded in 0..4 {
+                let log_n = log_folded + log_arity;
+                let n = 1usize << log_n;
+                let codeword: Vec<Goldilocks2> =
+                    (0..n as u64).map(|i| ext(i * i + 3, 7 * i + 1)).collect();
+                let folded = fold_codeword(&codeword, log_arity, beta);
+                let arity = 1 << log_arity;
+                for row in 0..n >> log_arity {
+                    let xs: Vec<Goldilocks> = (0..arity)
+                        .map(|j| {
+                            coset_point(log_n, row * arity + j) * crate::domain::SHIFT.inverse()
+                        })
+                        .collect();
+                    let group = &codeword[row * arity..(row + 1) * arity];
+                    assert_eq!(
+                        folded[row],
+                        interpolate(&xs, group, beta),
+                        "arity 2^{log_arity} row {row}"
+                    );
+                    let mut evals = group.to_vec();
+                    assert_eq!(
+                        fold_row(row, log_folded, log_arity, beta, &mut evals),
+                        folded[row]
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,683 @@
+//! The polynomial commitment scheme: commit to matrices of evaluations, open them at points,
+//! verify openings — Plonky3's `TwoAdicFriPcs` with `MerkleTreeMmcs` for the inputs and
+//! `ExtensionMmcs` over the same tree for the folded codewords.
+
+use core::fmt;
+use std::time::{Duration, Instant};
+
+use aurum_goldilocks::{Goldilocks, Goldilocks2};
+use aurum_merkle::{
+    BuildError, Commitment, Dimensions, Matrix, MatrixError, MerkleConfig, MerkleTree, TreeDigests,
+    TreeShape,
+};
+use aurum_ntt::{Ntt, Order};
+use aurum_symmetric::Challenger;
+use aurum_symmetric::challenger::GrindError;
+
+use crate::domain::SHIFT;
+use crate::params::{FriParameters, MAX_LOG_DOMAIN, ParamsError};
+use crate::proof::{CommitmentClaim, FriProof, OpenedValues};
+use crate::prover::{self, effective_cap_height};
+use crate::quotient::{self, Quotient};
+use crate::transcript::pcs_seed;
+use crate::verifier::{self, VerifyError};
+
+/// A FRI polynomial commitment scheme over the Merkle configuration `C`.
+#[derive(Clone, Debug)]
+pub struct FriPcs<C> {
+    config: C,
+    params: FriParameters,
+    cap_height: usize,
+}
+
+/// Digest layers an input tree does not store: the leaf digests, as much memory as all the
+/// layers above them. Opening a query rebuilds its pair of leaves (two row hashes and a
+/// compression), and the tree keeps 32 of its 64 bytes per LDE row.
+const INPUT_DROPPED_LAYERS: usize = 1;
+
+/// Wall time of each phase of [`FriPcs::commit_timed`] and [`FriPcs::open_timed`] (added to,
+/// so one value can collect several calls).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timings {
+    /// Low-degree extensions.
+    pub lde: Duration,
+    /// Merkle trees of the LDEs.
+    pub merkle: Duration,
+    /// Evaluations at the opening points.
+    pub evaluation: Duration,
+    /// The reduced-opening codewords.
+    pub quotients: Duration,
+    /// Folding and committing the codewords (proof of work excluded).
+    pub commit_phase: Duration,
+    /// Every proof-of-work search.
+    pub grinding: Duration,
+    /// The final polynomial, the query indices and every opening.
+    pub queries: Duration,
+}
+
+impl Timings {
+    /// The sum of the phases.
+    #[must_use]
+    pub fn total(&self) -> Duration {
+        self.lde
+            + self.merkle
+            + self.evaluation
+            + self.quotients
+            + self.commit_phase
+            + self.grinding
+            + self.queries
+    }
+}
+
+/// Runs `f` and adds its wall time to `slot`.
+pub(crate) fn timed<T>(slot: &mut Duration, f: impl FnOnce() -> T) -> T {
+    let start = Instant::now();
+    let out = f();
+    *slot += start.elapsed();
+    out
+}
+
+/// One matrix to commit to: each column holds a polynomial's evaluations on a coset
+/// `shift · H` of the subgroup `H` of order `height` (a power of two), rows in natural order.
+#[derive(Clone, Debug)]
+pub struct Evaluations {
+    values: Vec<Goldilocks>,
+    width: usize,
+    shift: Goldilocks,
+}
+
+impl Evaluations {
+    /// Evaluations on the subgroup itself (a trace domain), row-major, `width` columns.
+    #[must_use]
+    pub fn new(values: Vec<Goldilocks>, width: usize) -> Self {
+        Self::on_coset(values, width, Goldilocks::ONE)
+    }
+
+    /// Evaluations on the coset `shift · H`.
+    #[must_use]
+    pub fn on_coset(values: Vec<Goldilocks>, width: usize, shift: Goldilocks) -> Self {
+        Self {
+            values,
+            width,
+            shift,
+        }
+    }
+}
+
+/// One committed matrix, as opening needs it.
+#[derive(Clone, Debug)]
+struct Committed {
+    /// Evaluations on `7 · K`, `|K| = 2^log_height`, bit-reversed rows.
+    lde: Vec<Goldilocks>,
+    width: usize,
+    log_height: usize,
+}
+
+/// What the prover keeps of a commitment: the LDEs and the tree's digest layers.
+#[derive(Clone, Debug)]
+pub struct ProverData {
+    matrices: Vec<Committed>,
+    digests: TreeDigests,
+    commitment: Commitment,
+    log_blowup: usize,
+    cap_height: usize,
+}
+
+impl ProverData {
+    /// The commitment.
+    #[must_use]
+    pub fn commitment(&self) -> &Commitment {
+        &self.commitment
+    }
+
+    /// `(width, log2 LDE height)` of each committed matrix.
+    #[must_use]
+    pub fn shapes(&self) -> Vec<(usize, usize)> {
+        self.matrices
+            .iter()
+            .map(|m| (m.width, m.log_height))
+            .collect()
+    }
+
+    /// Bytes held: the LDEs and the digest layers.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        let ldes: usize = self.matrices.iter().map(|m| m.lde.len() * 8).sum();
+        ldes + self.digests.digest_bytes()
+    }
+
+    fn tree<'a, C: MerkleConfig>(&'a self, config: &'a C) -> MerkleTree<'a, C> {
+        let matrices = self
+            .matrices
+            .iter()
+            .map(|m| Matrix::new(&m.lde, m.width).expect("committed as such"))
+            .collect();
+        MerkleTree::from_digests(config, matrices, &self.digests)
+            .expect("the digests of these matrices")
+    }
+}
+
+/// Matrices that cannot be committed to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommitError {
+    /// No matrices.
+    NoMatrices,
+    /// Values that are not rows of the given width.
+    NotAMatrix {
+        /// The matrix (input position).
+        matrix: usize,
+        /// What is wrong.
+        error: MatrixError,
+    },
+    /// A height that is not a power of two.
+    HeightNotPowerOfTwo {
+        /// The matrix.
+        matrix: usize,
+        /// Its height.
+        height: usize,
+    },
+    /// An LDE larger than the largest two-adic domain, `2^32` rows.
+    TooTall {
+        /// The matrix.
+        matrix: usize,
+        /// Its height.
+        height: usize,
+    },
+    /// A zero coset shift.
+    ZeroShift {
+        /// The matrix.
+        matrix: usize,
+    },
+    /// The tree could not be built, or the cap height would not commit to every matrix.
+    Tree(BuildError),
+    /// The configured cap lies below the layer where shorter matrices join, so it would not
+    /// commit to them.
+    CapBelowMatrices {
+        /// The configured cap height.
+        cap_height: usize,
+        /// The largest cap height that commits to every matrix.
+        max_cap_height: usize,
+    },
+}
+
+impl fmt::Display for CommitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommitError::NoMatrices => write!(f, "no matrices to commit to"),
+            CommitError::NotAMatrix { matrix, error } => write!(f, "matrix {matrix}: {error}"),
+            CommitError::HeightNotPowerOfTwo { matrix, height } => write!(
+                f,
+                "matrix {matrix} has height {height}, which is not a power of two"
+            ),
+            CommitError::TooTall { matrix, height } => write!(
+                f,
+                "matrix {matrix} has height {height}: its LDE would exceed 2^{MAX_LOG_DOMAIN} rows"
+            ),
+            CommitError::ZeroShift { matrix } => {
+                write!(f, "matrix {matrix} is on a coset with shift 0")
+            }
+            CommitError::Tree(e) => e.fmt(f),
+            CommitError::CapBelowMatrices {
+                cap_height,
+                max_cap_height,
+            } => write!(
+                f,
+                "cap height {cap_height} lies below the layer where shorter matrices join (at \
+                 most {max_cap_height} commits to all of them)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CommitError {}
+
+/// An opening request that cannot be served.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpenError {
+    /// Nothing to open.
+    NoRequests,
+    /// Prover data committed with another blow-up than this scheme's.
+    BlowupMismatch {
+        /// The request.
+        batch: usize,
+        /// The data's blow-up (log).
+        log_blowup: usize,
+    },
+    /// Prover data committed with another cap height than this scheme's.
+    CapHeightMismatch {
+        /// The request.
+        batch: usize,
+        /// The data's cap height.
+        cap_height: usize,
+    },
+    /// A request with a number of point lists other than its matrix count.
+    PointListCount {
+        /// The request.
+        batch: usize,
+        /// Matrices committed.
+        expected: usize,
+        /// Point lists given.
+        found: usize,
+    },
+    /// A matrix opened at no point (its width could not be checked).
+    NoPoints {
+        /// The request.
+        batch: usize,
+        /// The matrix.
+        matrix: usize,
+    },
+    /// A point of the matrix's LDE domain (the quotient there is undefined).
+    PointInDomain {
+        /// The request.
+        batch: usize,
+        /// The matrix.
+        matrix: usize,
+        /// The point's position.
+        point: usize,
+    },
+    /// An LDE not above the final height (with `log_final_poly_len > 0`, every input must be
+    /// folded at least once).
+    TooShort {
+        /// The request.
+        batch: usize,
+        /// The matrix.
+        matrix: usize,
+        /// Its LDE height (log).
+        log_height: usize,
+        /// The final height (log).
+        log_final_height: usize,
+    },
+    /// Proof-of-work search failed.
+    Grind(GrindError),
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::NoRequests => write!(f, "no commitments to open"),
+            OpenError::BlowupMismatch { batch, log_blowup } => write!(
+                f,
+                "request {batch} was committed with log_blowup {log_blowup}, not this scheme's"
+            ),
+            OpenError::CapHeightMismatch { batch, cap_height } => write!(
+                f,
+                "request {batch} was committed with cap height {cap_height}, not this scheme's"
+            ),
+            OpenError::PointListCount {
+                batch,
+                expected,
+                found,
+            } => write!(
+                f,
+                "request {batch}: {found} point lists for {expected} committed matrices"
+            ),
+            OpenError::NoPoints { batch, matrix } => {
+                write!(f, "request {batch}: matrix {matrix} is opened at no point")
+            }
+            OpenError::PointInDomain {
+                batch,
+                matrix,
+                point,
+            } => write!(
+                f,
+                "request {batch}, matrix {matrix}: point {point} lies in the evaluation domain"
+            ),
+            OpenError::TooShort {
+                batch,
+                matrix,
+                log_height,
+                log_final_height,
+            } => write!(
+                f,
+                "request {batch}, matrix {matrix}: an LDE of 2^{log_height} rows is not above the \
+                 final height 2^{log_final_height}"
+            ),
+            OpenError::Grind(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
+impl From<GrindError> for OpenError {
+    fn from(e: GrindError) -> Self {
+        OpenError::Grind(e)
+    }
+}
+
+/// A commitment to open and the points to open each of its matrices at.
+#[derive(Clone, Copy, Debug)]
+pub struct OpeningRequest<'a> {
+    /// What [`FriPcs::commit`] returned.
+    pub data: &'a ProverData,
+    /// `points[m]`: the points of matrix `m` (at least one each).
+    pub points: &'a [Vec<Goldilocks2>],
+}
+
+impl<C: MerkleConfig> FriPcs<C> {
+    /// A scheme with Merkle configuration `config` (for the inputs and the folded codewords
+    /// alike) and FRI parameters `params`, committing with single roots (cap height 0).
+    pub fn new(config: C, params: FriParameters) -> Result<Self, ParamsError> {
+        params.validate()?;
+        Ok(Self {
+            config,
+            params,
+            cap_height: 0,
+        })
+    }
+
+    /// Commits with caps of height `cap_height` (lowered to a tree's depth for small trees).
+    #[must_use]
+    pub fn with_cap_height(mut self, cap_height: usize) -> Self {
+        self.cap_height = cap_height;
+        self
+    }
+
+    /// The parameters.
+    #[must_use]
+    pub fn params(&self) -> &FriParameters {
+        &self.params
+    }
+
+    /// The Merkle configuration.
+    #[must_use]
+    pub fn config(&self) -> &C {
+        &self.config
+    }
+
+    /// The configured cap height.
+    #[must_use]
+    pub fn cap_height(&self) -> usize {
+        self.cap_height
+    }
+
+    /// Low-degree-extends every matrix onto `7 · K` (`|K| = blowup · height`, bit-reversed
+    /// rows) and commits to all of them in one Merkle tree.
+    pub fn commit(
+        &self,
+        matrices: Vec<Evaluations>,
+    ) -> Result<(Commitment, ProverData), CommitError> {
+        self.commit_timed(matrices, &mut Timings::default())
+    }
+
+    /// [`FriPcs::commit`], adding the time of each phase to `timings`.
+    pub fn commit_timed(
+        &self,
+        matrices: Vec<Evaluations>,
+        timings: &mut Timings,
+    ) -> Result<(Commitment, ProverData), CommitError> {
+        let committed = timed(&mut timings.lde, || self.extend(matrices))?;
+        timed(&mut timings.merkle, || self.commit_ldes(committed))
+    }
+
+    /// The LDE of each matrix (checked first, all of them, before any work).
+    fn extend(&self, matrices: Vec<Evaluations>) -> Result<Vec<Committed>, CommitError> {
+        if matrices.is_empty() {
+            return Err(CommitError::NoMatrices);
+        }
+        for (matrix, m) in matrices.iter().enumerate() {
+            let shape = Matrix::new(&m.values, m.width)
+                .map_err(|error| CommitError::NotAMatrix { matrix, error })?;
+            let height = shape.height();
+            if !height.is_power_of_two() {
+                return Err(CommitError::HeightNotPowerOfTwo { matrix, height });
+            }
+            if height.trailing_zeros() as usize + self.params.log_blowup > MAX_LOG_DOMAIN {
+                return Err(CommitError::TooTall { matrix, height });
+            }
+            if m.shift.is_zero() {
+                return Err(CommitError::ZeroShift { matrix });
+            }
+        }
+        let ntt = Ntt::default();
+        Ok(matrices
+            .into_iter()
+            .map(|m| {
+                let log_height =
+                    (m.values.len() / m.width).trailing_zeros() as usize + self.params.log_blowup;
+                // Evaluations on shift·H, extended onto (7/shift)·shift·K = 7·K.
+                let lde = ntt
+                    .coset_lde_vec(
+                        m.values,
+                        m.width,
+                        self.params.log_blowup,
+                        SHIFT * m.shift.inverse(),
+                        Order::BitReversed,
+                    )
+                    .expect("shapes checked above");
+                Committed {
+                    lde,
+                    width: m.width,
+                    log_height,
+                }
+            })
+            .collect())
+    }
+
+    fn commit_ldes(
+        &self,
+        matrices: Vec<Committed>,
+    ) -> Result<(Commitment, ProverData), CommitError> {
+        let views: Vec<Matrix<'_>> = matrices
+            .iter()
+            .map(|m| Matrix::new(&m.lde, m.width).expect("checked when extended"))
+            .collect();
+        let dims: Vec<Dimensions> = views.iter().map(Matrix::dimensions).collect();
+        let shape = TreeShape::new(&dims).map_err(|e| CommitError::Tree(BuildError::Shape(e)))?;
+        let cap_height = effective_cap_height(self.cap_height, shape.depth());
+        let max_cap_height = shape.max_cap_height();
+        if cap_height > max_cap_height {
+            return Err(CommitError::CapBelowMatrices {
+                cap_height,
+                max_cap_height,
+            });
+        }
+        let dropped = INPUT_DROPPED_LAYERS.min(shape.depth() - cap_height);
+        let tree = MerkleTree::with_dropped_layers(&self.config, views, dropped)
+            .map_err(CommitError::Tree)?;
+        let commitment = tree
+            .commitment(cap_height)
+            .expect("cap height checked against the tree");
+        let digests = tree.into_digests();
+        Ok((
+            commitment.clone(),
+            ProverData {
+                matrices,
+                digests,
+                commitment,
+                log_blowup: self.params.log_blowup,
+                cap_height: self.cap_height,
+            },
+        ))
+    }
+
+    /// Opens each request's matrices at their points: returns the values (which the caller
+    /// sends with the proof) and the proof. The challenger must be in the state the verifier's
+    /// will be in (the commitments and whatever else the protocol absorbed before).
+    pub fn open<Ch: Challenger>(
+        &self,
+        requests: &[OpeningRequest<'_>],
+        challenger: &mut Ch,
+    ) -> Result<(OpenedValues, FriProof), OpenError> {
+        self.open_timed(requests, challenger, &mut Timings::default())
+    }
+
+    /// [`FriPcs::open`], adding the time of each phase to `timings`.
+    pub fn open_timed<Ch: Challenger>(
+        &self,
+        requests: &[OpeningRequest<'_>],
+        challenger: &mut Ch,
+        timings: &mut Timings,
+    ) -> Result<(OpenedValues, FriProof), OpenError> {
+        self.check_requests(requests)?;
+        let log_blowup = self.params.log_blowup;
+        let evaluation_start = Instant::now();
+        let opened: OpenedValues = requests
+            .iter()
+            .map(|r| {
+                r.data
+                    .matrices
+                    .iter()
+                    .zip(r.points)
+                    .map(|(m, points)| {
+                        quotient::evaluate(&m.lde, m.width, m.log_height, log_blowup, points)
+                    })
+                    .collect()
+            })
+            .collect();
+        timings.evaluation += evaluation_start.elapsed();
+
+        let widths: Vec<Vec<Vec<usize>>> = opened
+            .iter()
+            .map(|batch| {
+                batch
+                    .iter()
+                    .map(|m| m.iter().map(Vec::len).collect())
+                    .collect()
+            })
+            .collect();
+        challenger.observe_slice(&pcs_seed(&widths, self.params.batch_proof_of_work_bits));
+        for &value in opened.iter().flatten().flatten().flatten() {
+            challenger.observe_ext(value);
+        }
+        let batch_pow_witness = timed(&mut timings.grinding, || {
+            challenger.grind(self.params.batch_proof_of_work_bits)
+        })?;
+        let alpha = challenger.sample_ext();
+
+        let quotients: Vec<Quotient<'_>> = requests
+            .iter()
+            .zip(&opened)
+            .flat_map(|(r, values)| {
+                r.data
+                    .matrices
+                    .iter()
+                    .zip(r.points)
+                    .zip(values)
+                    .map(|((m, points), values)| Quotient {
+                        lde: &m.lde,
+                        width: m.width,
+                        log_height: m.log_height,
+                        points,
+                        values,
+                    })
+            })
+            .collect();
+        let inputs = timed(&mut timings.quotients, || {
+            quotient::reduced_openings(&quotients, alpha)
+        });
+        let log_max_height = inputs[0].0;
+        let low_degree = prover::prove(
+            &self.config,
+            &self.params,
+            self.cap_height,
+            inputs,
+            challenger,
+            timings,
+        )?;
+
+        let openings_start = Instant::now();
+        let input_openings = requests
+            .iter()
+            .map(|r| {
+                let tree = r.data.tree(&self.config);
+                let log_batch_height = r
+                    .data
+                    .matrices
+                    .iter()
+                    .map(|m| m.log_height)
+                    .max()
+                    .unwrap_or(0);
+                let shift = log_max_height - log_batch_height;
+                let indices: Vec<usize> = low_degree.indices.iter().map(|i| i >> shift).collect();
+                let depth = tree.shape().depth();
+                tree.open_multi(&indices, effective_cap_height(self.cap_height, depth))
+                    .expect("indices below the batch height, cap checked at commit")
+            })
+            .collect();
+        timings.queries += openings_start.elapsed();
+        let proof = FriProof {
+            batch_pow_witness,
+            commit_phase_commits: low_degree.commits,
+            commit_pow_witnesses: low_degree.commit_pow_witnesses,
+            input_openings,
+            commit_phase_openings: low_degree.commit_phase_openings,
+            final_poly: low_degree.final_poly,
+            query_pow_witness: low_degree.query_pow_witness,
+        };
+        Ok((opened, proof))
+    }
+
+    fn check_requests(&self, requests: &[OpeningRequest<'_>]) -> Result<(), OpenError> {
+        if requests.is_empty() {
+            return Err(OpenError::NoRequests);
+        }
+        let log_final_height = self.params.log_final_height();
+        for (batch, r) in requests.iter().enumerate() {
+            if r.data.log_blowup != self.params.log_blowup {
+                return Err(OpenError::BlowupMismatch {
+                    batch,
+                    log_blowup: r.data.log_blowup,
+                });
+            }
+            if r.data.cap_height != self.cap_height {
+                return Err(OpenError::CapHeightMismatch {
+                    batch,
+                    cap_height: r.data.cap_height,
+                });
+            }
+            if r.points.len() != r.data.matrices.len() {
+                return Err(OpenError::PointListCount {
+                    batch,
+                    expected: r.data.matrices.len(),
+                    found: r.points.len(),
+                });
+            }
+            for (matrix, (m, points)) in r.data.matrices.iter().zip(r.points).enumerate() {
+                if points.is_empty() {
+                    return Err(OpenError::NoPoints { batch, matrix });
+                }
+                // Plonky3 requires every input to fold at least once unless the final
+                // polynomial is a constant.
+                if self.params.log_final_poly_len > 0 && m.log_height <= log_final_height {
+                    return Err(OpenError::TooShort {
+                        batch,
+                        matrix,
+                        log_height: m.log_height,
+                        log_final_height,
+                    });
+                }
+                // z lies in 7·K (|K| = n) exactly when z^n = 7^n.
+                let n = 1u64 << m.log_height;
+                let shift_n = Goldilocks2::from(SHIFT.exp_u64(n));
+                if let Some(point) = points.iter().position(|z| z.exp_u64(n) == shift_n) {
+                    return Err(OpenError::PointInDomain {
+                        batch,
+                        matrix,
+                        point,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks `proof` against the verifier's own `claims` (commitments it trusts, the heights
+    /// of their matrices, the points and the claimed values). The challenger must be in the
+    /// state the prover's was in when it opened.
+    pub fn verify<Ch: Challenger>(
+        &self,
+        claims: &[CommitmentClaim],
+        proof: &FriProof,
+        challenger: &mut Ch,
+    ) -> Result<(), VerifyError> {
+        verifier::verify(
+            &self.config,
+            &self.params,
+            self.cap_height,
+            claims,
+            proof,
+            challenger,
+        )
+    }
+}

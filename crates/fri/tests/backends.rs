@@ -1,0 +1,139 @@
+//! The same proof on every SIMD backend this CPU has: the packed kernels (evaluations,
+//! row combinations, quotients, the proof-of-work search, hashing, NTTs) run on the backend
+//! selected per process, so each backend runs as a child process with `AURUM_BACKEND` set
+//! and prints its proof; it must equal the one this process makes on its default backend
+//! (which the differential suite checks against Plonky3's). A backend this CPU lacks is
+//! reported as ignored, not passed.
+
+use std::process::Command;
+
+use aurum_fri::{Evaluations, FriParameters, FriPcs, OpeningRequest, codec};
+use aurum_goldilocks::{BACKEND_ENV, Backend, Goldilocks};
+use aurum_poseidon2::Poseidon2Goldilocks;
+use aurum_symmetric::{Challenger, DuplexChallenger};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+
+/// Set in the child process.
+const CHILD_ENV: &str = "AURUM_FRI_BACKENDS_CHILD";
+/// Prefix of the child's stdout line carrying the proof.
+const PROOF_LINE: &str = "proof: ";
+
+/// A proof exercising every kernel past one chunk and one vector: 2^13 rows of 13 columns
+/// (a vector of 8 and a remainder) and 2^11 of 3, two points each, folding by up to 8, proof
+/// of work at every phase.
+fn proof_hex() -> String {
+    let params = FriParameters {
+        log_blowup: 1,
+        log_final_poly_len: 1,
+        max_log_arity: 3,
+        num_queries: 12,
+        batch_proof_of_work_bits: 6,
+        commit_proof_of_work_bits: 4,
+        query_proof_of_work_bits: 8,
+    };
+    let pcs = FriPcs::new(aurum_merkle::config::poseidon2_w8(), params).unwrap();
+    let matrix = |rows: u64, cols: usize| {
+        let values = (0..rows * cols as u64)
+            .map(|i| Goldilocks::from_u64(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+            .collect();
+        Evaluations::new(values, cols)
+    };
+    let (commitment, data) = pcs
+        .commit(vec![matrix(1 << 13, 13), matrix(1 << 11, 3)])
+        .unwrap();
+    let mut challenger = DuplexChallenger::<_, 8, 4>::new(Poseidon2Goldilocks::<8>::new());
+    challenger.observe_slice(&commitment.cap.concat());
+    let points: Vec<Vec<_>> = (0..2)
+        .map(|_| (0..2).map(|_| challenger.sample_ext()).collect())
+        .collect();
+    let (_, proof) = pcs
+        .open(
+            &[OpeningRequest {
+                data: &data,
+                points: &points,
+            }],
+            &mut challenger,
+        )
+        .unwrap();
+    codec::encode(&proof)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The backends of this target architecture.
+fn backends_of_this_arch() -> Vec<Backend> {
+    let mut backends = vec![Backend::Scalar];
+    #[cfg(target_arch = "x86_64")]
+    backends.extend([Backend::Avx2, Backend::Avx512]);
+    #[cfg(target_arch = "aarch64")]
+    backends.push(Backend::Neon);
+    backends
+}
+
+fn check(backend: Backend, expected: &str) -> Result<(), Failed> {
+    let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
+    // Under qemu user emulation a foreign binary cannot start another by itself: the
+    // emulator is named in AURUM_TEST_RUNNER.
+    let mut command = match std::env::var("AURUM_TEST_RUNNER") {
+        Ok(runner) if !runner.is_empty() => {
+            let mut command = Command::new(runner);
+            command.arg(exe);
+            command
+        }
+        _ => Command::new(exe),
+    };
+    let output = command
+        .env(BACKEND_ENV, backend.name())
+        .env(CHILD_ENV, "1")
+        .output()
+        .map_err(|e| format!("cannot start the child process: {e}"))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        return Err(format!("the {backend} child failed: {}\n{stderr}", output.status).into());
+    }
+    let proof = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix(PROOF_LINE))
+        .ok_or_else(|| format!("the {backend} child printed no proof:\n{stdout}\n{stderr}"))?;
+    if proof == expected {
+        Ok(())
+    } else {
+        Err(format!(
+            "the {backend} proof differs from the {} one",
+            aurum_goldilocks::backend()
+        )
+        .into())
+    }
+}
+
+fn main() {
+    if std::env::var_os(CHILD_ENV).is_some() {
+        let selected = aurum_goldilocks::selected_backend().expect("a supported backend");
+        assert_eq!(
+            Some(selected.name()),
+            std::env::var(BACKEND_ENV).ok().as_deref()
+        );
+        println!("{PROOF_LINE}{}", proof_hex());
+        return;
+    }
+    let args = Arguments::from_args();
+    let expected = std::sync::Arc::new(std::sync::OnceLock::new());
+    let trials = backends_of_this_arch()
+        .into_iter()
+        .map(|backend| {
+            let expected = std::sync::Arc::clone(&expected);
+            Trial::ignorable_test(format!("same_proof_on_{backend}"), move || {
+                if !backend.is_supported() {
+                    return Ok(Completion::ignored_with(format!(
+                        "this CPU cannot run the {backend} backend"
+                    )));
+                }
+                check(backend, expected.get_or_init(proof_hex))?;
+                Ok(Completion::Completed)
+            })
+        })
+        .collect();
+    libtest_mimic::run(&args, trials).exit();
+}

@@ -316,7 +316,7 @@ fn transform_block<Q: PackedField>(
     match flow {
         Flow::Dif => {
             if log_sub < log_block {
-                layers::<Q>(
+                layers_in_own_frame::<Q>(
                     block,
                     width,
                     log_sub,
@@ -329,7 +329,15 @@ fn transform_block<Q: PackedField>(
             for sub in block.chunks_exact_mut(width << log_sub) {
                 let mut s = scale;
                 if log_small < log_sub {
-                    layers::<Q>(sub, width, log_small, log_sub, twiddles, flow, s.take());
+                    layers_in_own_frame::<Q>(
+                        sub,
+                        width,
+                        log_small,
+                        log_sub,
+                        twiddles,
+                        flow,
+                        s.take(),
+                    );
                 }
                 if log_small > 0 {
                     small_span_layers::<Q>(sub, log_small, twiddles, flow, s.take());
@@ -343,13 +351,80 @@ fn transform_block<Q: PackedField>(
                     small_span_layers::<Q>(sub, log_small, twiddles, flow, s.take());
                 }
                 if log_small < log_sub {
-                    layers::<Q>(sub, width, log_small, log_sub, twiddles, flow, s.take());
+                    layers_in_own_frame::<Q>(
+                        sub,
+                        width,
+                        log_small,
+                        log_sub,
+                        twiddles,
+                        flow,
+                        s.take(),
+                    );
                 }
             }
             if log_sub < log_block {
-                layers::<Q>(block, width, log_sub, log_block, twiddles, flow, None);
+                layers_in_own_frame::<Q>(block, width, log_sub, log_block, twiddles, flow, None);
             }
         }
+    }
+}
+
+/// [`layers`] entered through `Q`'s backend entry point, so in a stack frame of its own.
+///
+/// Optimised, this costs one call per sub-block. Unoptimised (a dependent's `dev` or `test`
+/// build), every inlined copy of a butterfly keeps its own stack slots, and the radix-4 and
+/// radix-2 layers that `transform_block` would otherwise inline four times for each flow add
+/// up to megabytes of frame on AVX-512 — more than a rayon thread's 2 MiB stack. Here only
+/// one copy's frame is on the stack at a time.
+#[inline(always)]
+fn layers_in_own_frame<Q: PackedField>(
+    block: &mut [Goldilocks],
+    width: usize,
+    lo: usize,
+    hi: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+) {
+    crate::schedule::run(
+        Q::BACKEND,
+        Layers {
+            block,
+            width,
+            lo,
+            hi,
+            twiddles,
+            flow,
+            scale,
+        },
+    );
+}
+
+/// The arguments of [`layers`], as a kernel.
+struct Layers<'a> {
+    block: &'a mut [Goldilocks],
+    width: usize,
+    lo: usize,
+    hi: usize,
+    twiddles: &'a Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+}
+
+impl Kernel for Layers<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        layers::<P>(
+            self.block,
+            self.width,
+            self.lo,
+            self.hi,
+            self.twiddles,
+            self.flow,
+            self.scale,
+        );
     }
 }
 

@@ -1,8 +1,9 @@
 //! Criterion benchmarks for Aurum (see `benches/`) and `bench-table`, which prints their
 //! medians side by side with the peer libraries and the ratios.
 
-/// User + system CPU time of this process in milliseconds (Linux; 0 elsewhere): what other
-/// processes on a shared machine disturb much less than wall time.
+/// User + system CPU time of this process in milliseconds (Linux; 0 elsewhere): what the
+/// noise-tolerant comparisons (`ntt_quick`, `p3_commit_quick`, `fri`) report next to wall
+/// time, since other processes on a shared machine disturb it much less.
 #[must_use]
 pub fn process_cpu_ms() -> f64 {
     let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {

@@ -59,7 +59,9 @@ mod verifier;
 
 pub use codec::DecodeError;
 pub use params::{FriParameters, MAX_LOG_ARITY, MAX_LOG_BLOWUP, MAX_LOG_DOMAIN, ParamsError};
-pub use pcs::{CommitError, Evaluations, FriPcs, OpenError, OpeningRequest, ProverData, Timings};
+pub use pcs::{
+    CommitError, Evaluations, FriPcs, Lde, OpenError, OpeningRequest, ProverData, Timings,
+};
 pub use proof::{
     CommitPhaseOpening, CommitmentClaim, FriProof, MatrixClaim, OpenedValues, PointClaim,
 };

@@ -104,6 +104,19 @@ impl Evaluations {
     }
 }
 
+/// A low-degree extension, as [`FriPcs::commit`] computes and commits it: each column holds a
+/// polynomial's evaluations on the coset `7 · K` (`|K| = height`, a power of two at least the
+/// blow-up), rows in bit-reversed order, row-major. [`FriPcs::low_degree_extend`] computes
+/// them and [`FriPcs::commit_ldes`] commits to them (for callers that combine several
+/// matrices' LDEs before committing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lde {
+    /// The values, `height · width` of them.
+    pub values: Vec<Goldilocks>,
+    /// Columns.
+    pub width: usize,
+}
+
 /// One committed matrix, as opening needs it.
 #[derive(Clone, Debug)]
 struct Committed {
@@ -137,6 +150,15 @@ impl ProverData {
             .iter()
             .map(|m| (m.width, m.log_height))
             .collect()
+    }
+
+    /// The committed LDE of matrix `matrix` (in commit order) and its width: evaluations on
+    /// `7 · K`, rows in bit-reversed order, row-major; `None` past the last matrix.
+    #[must_use]
+    pub fn lde(&self, matrix: usize) -> Option<(&[Goldilocks], usize)> {
+        self.matrices
+            .get(matrix)
+            .map(|m| (m.lde.as_slice(), m.width))
     }
 
     /// Bytes held: the LDEs and the digest layers.
@@ -176,6 +198,14 @@ pub enum CommitError {
         /// Its height.
         height: usize,
     },
+    /// An LDE given to [`FriPcs::commit_ldes`] with fewer rows than the blow-up (it would
+    /// extend no trace row).
+    LdeBelowBlowup {
+        /// The matrix.
+        matrix: usize,
+        /// Its height.
+        height: usize,
+    },
     /// An LDE larger than the largest two-adic domain, `2^32` rows.
     TooTall {
         /// The matrix.
@@ -205,6 +235,10 @@ impl fmt::Display for CommitError {
         match self {
             CommitError::NoMatrices => write!(f, "no matrices to commit to"),
             CommitError::NotAMatrix { matrix, error } => write!(f, "matrix {matrix}: {error}"),
+            CommitError::LdeBelowBlowup { matrix, height } => write!(
+                f,
+                "LDE {matrix} has {height} rows, fewer than the blow-up factor"
+            ),
             CommitError::HeightNotPowerOfTwo { matrix, height } => write!(
                 f,
                 "matrix {matrix} has height {height}, which is not a power of two"
@@ -407,7 +441,51 @@ impl<C: MerkleConfig> FriPcs<C> {
         timings: &mut Timings,
     ) -> Result<(Commitment, ProverData), CommitError> {
         let committed = timed(&mut timings.lde, || self.extend(matrices))?;
-        timed(&mut timings.merkle, || self.commit_ldes(committed))
+        timed(&mut timings.merkle, || self.commit_ldes_checked(committed))
+    }
+
+    /// The LDE of each matrix as [`FriPcs::commit`] computes it, without committing.
+    pub fn low_degree_extend(&self, matrices: Vec<Evaluations>) -> Result<Vec<Lde>, CommitError> {
+        Ok(self
+            .extend(matrices)?
+            .into_iter()
+            .map(|m| Lde {
+                values: m.lde,
+                width: m.width,
+            })
+            .collect())
+    }
+
+    /// Commits to LDEs computed elsewhere ([`FriPcs::low_degree_extend`], or any evaluations
+    /// on `7 · K` in bit-reversed order): one Merkle commitment over all of them, as
+    /// [`FriPcs::commit`] makes. Each height must be a power of two, at least the blow-up and
+    /// at most `2^32`.
+    pub fn commit_ldes(&self, ldes: Vec<Lde>) -> Result<(Commitment, ProverData), CommitError> {
+        if ldes.is_empty() {
+            return Err(CommitError::NoMatrices);
+        }
+        let mut committed = Vec::with_capacity(ldes.len());
+        for (matrix, lde) in ldes.into_iter().enumerate() {
+            let height = Matrix::new(&lde.values, lde.width)
+                .map_err(|error| CommitError::NotAMatrix { matrix, error })?
+                .height();
+            if !height.is_power_of_two() {
+                return Err(CommitError::HeightNotPowerOfTwo { matrix, height });
+            }
+            if height < self.params.blowup() {
+                return Err(CommitError::LdeBelowBlowup { matrix, height });
+            }
+            let log_height = height.trailing_zeros() as usize;
+            if log_height > MAX_LOG_DOMAIN {
+                return Err(CommitError::TooTall { matrix, height });
+            }
+            committed.push(Committed {
+                lde: lde.values,
+                width: lde.width,
+                log_height,
+            });
+        }
+        self.commit_ldes_checked(committed)
     }
 
     /// The LDE of each matrix (checked first, all of them, before any work).
@@ -454,7 +532,7 @@ impl<C: MerkleConfig> FriPcs<C> {
             .collect())
     }
 
-    fn commit_ldes(
+    fn commit_ldes_checked(
         &self,
         matrices: Vec<Committed>,
     ) -> Result<(Commitment, ProverData), CommitError> {
@@ -679,5 +757,80 @@ impl<C: MerkleConfig> FriPcs<C> {
             proof,
             challenger,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pcs() -> FriPcs<aurum_merkle::config::Poseidon2W8> {
+        FriPcs::new(
+            aurum_merkle::config::poseidon2_w8(),
+            FriParameters::testing(0),
+        )
+        .unwrap()
+    }
+
+    fn values(n: u64) -> Vec<Goldilocks> {
+        (0..n).map(|i| Goldilocks::from_u64(i * i + 3)).collect()
+    }
+
+    #[test]
+    fn precomputed_ldes_commit_as_commit_does() {
+        let pcs = pcs();
+        let inputs = || {
+            vec![
+                Evaluations::new(values(32 * 3), 3),
+                Evaluations::on_coset(values(8), 1, Goldilocks::from_u64(5)),
+            ]
+        };
+        let (commitment, data) = pcs.commit(inputs()).unwrap();
+        let ldes = pcs.low_degree_extend(inputs()).unwrap();
+        assert_eq!(
+            ldes.iter()
+                .map(|l| (l.values.len(), l.width))
+                .collect::<Vec<_>>(),
+            [(128 * 3, 3), (32, 1)]
+        );
+        for (m, lde) in ldes.iter().enumerate() {
+            assert_eq!(data.lde(m), Some((lde.values.as_slice(), lde.width)));
+        }
+        assert_eq!(data.lde(2), None);
+        let (again, again_data) = pcs.commit_ldes(ldes).unwrap();
+        assert_eq!(again, commitment);
+        assert_eq!(again_data.shapes(), data.shapes());
+    }
+
+    #[test]
+    fn bad_precomputed_ldes_are_typed_errors() {
+        let pcs = pcs();
+        let lde = |n: u64, width| Lde {
+            values: values(n),
+            width,
+        };
+        assert_eq!(
+            pcs.commit_ldes(vec![]).unwrap_err(),
+            CommitError::NoMatrices
+        );
+        assert!(matches!(
+            pcs.commit_ldes(vec![lde(10, 3)]).unwrap_err(),
+            CommitError::NotAMatrix { matrix: 0, .. }
+        ));
+        assert_eq!(
+            pcs.commit_ldes(vec![lde(16, 1), lde(12, 1)]).unwrap_err(),
+            CommitError::HeightNotPowerOfTwo {
+                matrix: 1,
+                height: 12
+            }
+        );
+        // Blow-up 4: two rows extend no trace row.
+        assert_eq!(
+            pcs.commit_ldes(vec![lde(2, 1)]).unwrap_err(),
+            CommitError::LdeBelowBlowup {
+                matrix: 0,
+                height: 2
+            }
+        );
     }
 }

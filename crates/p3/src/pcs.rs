@@ -1,0 +1,667 @@
+//! [`FriPcs`]: Plonky3's polynomial commitment scheme traits (`p3_commit::Pcs`,
+//! `p3_commit::UnivariateStarkPcs`) on `aurum-fri`, the drop-in for `p3_fri::TwoAdicFriPcs`
+//! over Goldilocks with a Poseidon2 `MerkleTreeMmcs`.
+//!
+//! Everything the scheme commits to and opens — the coset LDEs, the Merkle trees, the
+//! reduced openings, folding, grinding, the query openings — is `aurum-fri`'s; what crosses
+//! into Plonky3 are its own types, so a `p3-uni-stark` proof made with [`FriPcs`] is the same
+//! Rust value (and serialises to the same bytes) as one made with `TwoAdicFriPcs`:
+//!
+//! * the commitment is Plonky3's `MerkleCap<Goldilocks, [Goldilocks; 4]>` ([`Cap`]);
+//! * the opening proof is Plonky3's `FriProof` over `ExtensionMmcs` and `MerkleTreeMmcs`
+//!   with this crate's [`PaddingFreeSponge`] and [`TruncatedPermutation`] ([`PcsProof`], the
+//!   very type a `TwoAdicFriPcs` over those hashes produces);
+//! * the matrices the prover hands in and gets back are reinterpreted without copying
+//!   ([`crate::convert`]); only the proof, the points and the opened values (cold, small)
+//!   are converted element by element.
+//!
+//! # The challenger
+//!
+//! [`FriPcs`] takes any challenger Plonky3's `TwoAdicFriPcs` takes over Goldilocks
+//! (`FieldChallenger<Goldilocks> + GrindingChallenger<Witness = Goldilocks>`) and lends it to
+//! `aurum-fri` through an adapter implementing [`aurum_symmetric::Challenger`] on
+//! `&mut Challenger`: every observation, sample, bit sample and proof of work goes to the
+//! caller's own challenger, in the order Plonky3's scheme makes them. Why an adapter rather
+//! than a conversion of `p3_challenger::DuplexChallenger` into Aurum's: the transcript stays
+//! the caller's (whatever challenger the STARK configuration names, with no state copied in
+//! and back), and the `FriPcs` is a drop-in wherever `TwoAdicFriPcs` fits. The price is that
+//! proof-of-work searches run on the caller's challenger (Plonky3's packed search) rather
+//! than on Aurum's batched one. `aurum-fri` absorbs a commitment as its digests' elements in
+//! order, which is how Plonky3's `DuplexChallenger` observes a `MerkleCap` (the configuration
+//! tested for byte identity).
+//!
+//! # Differences from `TwoAdicFriPcs`
+//!
+//! * Not hiding: [`UnivariateStarkPcs::ZK`] is `false`; zero-knowledge configurations are not
+//!   supported.
+//! * Typed errors where Plonky3 panics: a domain whose size is not its matrix's height, an
+//!   LDE shorter than the blow-up, or an opening request `aurum-fri` cannot serve (a matrix
+//!   without points, a point in the LDE domain) is a [`ProverError`]; a rejected proof is an
+//!   [`aurum_fri::VerifyError`].
+//! * [`UnivariateStarkPcs::log_max_trace_height`] is `32 − log_blowup` (the LDE must fit the
+//!   two-adic subgroup), where Plonky3 reports 32.
+//! * Parameters `aurum-fri` does not run (blow-ups above 16, arities above 16) are refused
+//!   when the scheme is built ([`aurum_fri::ParamsError`]).
+//!
+//! ```
+//! use aurum_p3::{FriPcs, PaddingFreeSponge, Poseidon2Goldilocks, TruncatedPermutation};
+//! use rand::SeedableRng;
+//!
+//! type Perm = Poseidon2Goldilocks<8>;
+//! let perm = Perm::new_from_rng_128(&mut rand::rngs::SmallRng::seed_from_u64(1));
+//! let params = aurum_fri::FriParameters::benchmark();
+//! let pcs = FriPcs::<Perm, 8, 4>::new(
+//!     PaddingFreeSponge::new(perm.clone()),
+//!     TruncatedPermutation::new(perm),
+//!     0,
+//!     params,
+//! )?;
+//! assert_eq!(pcs.aurum().params(), &params);
+//! # Ok::<(), aurum_fri::ParamsError>(())
+//! ```
+
+use core::fmt;
+use std::borrow::Cow;
+
+use aurum_fri::{
+    CommitError, CommitPhaseOpening, CommitmentClaim, Evaluations, FriParameters, Lde, MatrixClaim,
+    OpenError, OpeningRequest as AurumRequest, ParamsError, PointClaim, ProverData, VerifyError,
+};
+use aurum_goldilocks::{Goldilocks as AurumGoldilocks, Goldilocks2};
+use aurum_merkle::{Commitment, MultiOpening};
+use aurum_symmetric::challenger::{GrindError, MAX_BITS, TooManyBits};
+use p3_challenger::{CanSample, CanSampleBits, FieldChallenger, GrindingChallenger};
+use p3_commit::{
+    CommitmentOpening, ExtensionMmcs, Mmcs, OpenedValues, OpeningRequest, Pcs, UnivariateStarkPcs,
+};
+use p3_dft::TwoAdicSubgroupDft;
+use p3_field::coset::TwoAdicMultiplicativeCoset;
+use p3_field::extension::BinomialExtensionField;
+use p3_field::{BasedVectorSpace, Field, PrimeCharacteristicRing, TwoAdicField};
+use p3_fri::{BatchMultiOpening, CommitPhaseMultiStep};
+use p3_goldilocks::Goldilocks as P3Goldilocks;
+use p3_matrix::Matrix;
+use p3_matrix::bitrev::{BitReversedMatrixView, BitReversibleMatrix};
+use p3_matrix::dense::{RowMajorMatrix, RowMajorMatrixCow};
+use p3_merkle_tree::{MerkleCap, MerkleTreeMmcs, PrunedMerklePaths};
+
+use crate::convert::{cast, cast_slice, cast_vec};
+use crate::{NttDft, PaddingFreeSponge, TruncatedPermutation};
+
+/// The challenge field: Plonky3's quadratic extension of Goldilocks (`X² − 7`), which is
+/// Aurum's [`Goldilocks2`].
+pub type Challenge = BinomialExtensionField<P3Goldilocks, 2>;
+
+/// The commitment: Plonky3's Merkle cap of 4-element digests.
+pub type Cap = MerkleCap<P3Goldilocks, [P3Goldilocks; 4]>;
+
+/// `aurum-fri`'s Merkle configuration for [`FriPcs`]: Plonky3's Poseidon2 tree (padding-free
+/// sponge of rate `RATE` for the leaves, the width-`W` permutation truncated to 4 elements for
+/// the nodes) over the caller's permutation — with the caller's round constants.
+pub type MerkleConfig<Perm, const W: usize, const RATE: usize> = aurum_merkle::config::Config<
+    aurum_symmetric::PaddingFreeSponge<Perm, W, RATE, 4>,
+    aurum_symmetric::TruncatedPermutation<Perm, W, 4>,
+>;
+
+/// The `MerkleTreeMmcs` whose types [`FriPcs`]'s proofs have: the one a Plonky3 configuration
+/// over this crate's hashes names (never run by [`FriPcs`]).
+pub type ValMmcs<Perm, const W: usize, const RATE: usize> = MerkleTreeMmcs<
+    <P3Goldilocks as Field>::Packing,
+    <P3Goldilocks as Field>::Packing,
+    PaddingFreeSponge<Perm, W, RATE, 4>,
+    TruncatedPermutation<Perm, 2, 4, W>,
+    2,
+    4,
+>;
+
+/// The `ExtensionMmcs` over [`ValMmcs`] that commits to the folded codewords.
+pub type ChallengeMmcs<Perm, const W: usize, const RATE: usize> =
+    ExtensionMmcs<P3Goldilocks, Challenge, ValMmcs<Perm, W, RATE>>;
+
+/// [`FriPcs`]'s opening proof: Plonky3's `FriProof`, the type `TwoAdicFriPcs` over
+/// [`ValMmcs`] and [`ChallengeMmcs`] produces.
+pub type PcsProof<Perm, const W: usize, const RATE: usize> = p3_fri::FriProof<
+    Challenge,
+    ChallengeMmcs<Perm, W, RATE>,
+    P3Goldilocks,
+    Vec<BatchMultiOpening<P3Goldilocks, ValMmcs<Perm, W, RATE>>>,
+>;
+
+/// Plonky3's `p3_commit` polynomial commitment scheme on `aurum-fri` (see the
+/// [module](self) docs): the drop-in for
+/// `TwoAdicFriPcs<Goldilocks, Dft, ValMmcs, ChallengeMmcs>` with a Poseidon2 Merkle tree of
+/// width `W`, sponge rate `RATE` and 4-element digests.
+#[derive(Clone)]
+pub struct FriPcs<Perm, const W: usize, const RATE: usize> {
+    inner: aurum_fri::FriPcs<MerkleConfig<Perm, W, RATE>>,
+    /// For evaluations on domains the committed LDE does not contain.
+    dft: NttDft,
+}
+
+impl<Perm, const W: usize, const RATE: usize> fmt::Debug for FriPcs<Perm, W, RATE>
+where
+    Perm: aurum_symmetric::Permutation<W>,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FriPcs")
+            .field("width", &W)
+            .field("rate", &RATE)
+            .field("params", self.inner.params())
+            .field("cap_height", &self.inner.cap_height())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<Perm, const W: usize, const RATE: usize> FriPcs<Perm, W, RATE>
+where
+    Perm: aurum_symmetric::Permutation<W> + Clone,
+{
+    /// The scheme over the Merkle hash and compression a Plonky3 configuration would hand
+    /// its `MerkleTreeMmcs` (so their permutation, with its round constants), with Merkle
+    /// caps of height `cap_height` and FRI parameters `params`.
+    pub fn new(
+        hash: PaddingFreeSponge<Perm, W, RATE, 4>,
+        compress: TruncatedPermutation<Perm, 2, 4, W>,
+        cap_height: usize,
+        params: FriParameters,
+    ) -> Result<Self, ParamsError> {
+        let config = aurum_merkle::config::Config::new(
+            "aurum-p3-poseidon2",
+            hash.aurum().clone(),
+            compress.aurum().clone(),
+        );
+        Ok(Self::from_aurum(
+            aurum_fri::FriPcs::new(config, params)?.with_cap_height(cap_height),
+        ))
+    }
+
+    /// The scheme with Plonky3's FRI parameters (whose commit-phase MMCS is not used:
+    /// `aurum-fri` commits to the folded codewords with the same tree as the inputs, as
+    /// `ExtensionMmcs` over the input MMCS does).
+    pub fn from_p3_parameters<M>(
+        hash: PaddingFreeSponge<Perm, W, RATE, 4>,
+        compress: TruncatedPermutation<Perm, 2, 4, W>,
+        cap_height: usize,
+        params: &p3_fri::FriParameters<M>,
+    ) -> Result<Self, ParamsError> {
+        Self::new(
+            hash,
+            compress,
+            cap_height,
+            FriParameters {
+                log_blowup: params.log_blowup,
+                log_final_poly_len: params.log_final_poly_len,
+                max_log_arity: params.max_log_arity,
+                num_queries: params.num_queries,
+                batch_proof_of_work_bits: params.batch_proof_of_work_bits,
+                commit_proof_of_work_bits: params.commit_proof_of_work_bits,
+                query_proof_of_work_bits: params.query_proof_of_work_bits,
+            },
+        )
+    }
+}
+
+impl<Perm, const W: usize, const RATE: usize> FriPcs<Perm, W, RATE> {
+    /// Wraps an `aurum-fri` scheme.
+    #[must_use]
+    pub fn from_aurum(inner: aurum_fri::FriPcs<MerkleConfig<Perm, W, RATE>>) -> Self {
+        Self {
+            inner,
+            dft: NttDft::default(),
+        }
+    }
+
+    /// The `aurum-fri` scheme underneath.
+    #[must_use]
+    pub fn aurum(&self) -> &aurum_fri::FriPcs<MerkleConfig<Perm, W, RATE>> {
+        &self.inner
+    }
+}
+
+/// Why [`FriPcs`] could not commit or open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProverError {
+    /// A matrix whose height is not the size of the domain it was given with.
+    DomainHeight {
+        /// The matrix (input position).
+        matrix: usize,
+        /// The domain's size.
+        domain_size: usize,
+        /// The matrix's height.
+        height: usize,
+    },
+    /// `aurum-fri` refused to commit.
+    Commit(CommitError),
+    /// `aurum-fri` refused to open.
+    Open(OpenError),
+}
+
+impl fmt::Display for ProverError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProverError::DomainHeight {
+                matrix,
+                domain_size,
+                height,
+            } => write!(
+                f,
+                "matrix {matrix} has {height} rows for a domain of {domain_size} points"
+            ),
+            ProverError::Commit(e) => write!(f, "commit: {e}"),
+            ProverError::Open(e) => write!(f, "open: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ProverError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ProverError::DomainHeight { .. } => None,
+            ProverError::Commit(e) => Some(e),
+            ProverError::Open(e) => Some(e),
+        }
+    }
+}
+
+impl From<CommitError> for ProverError {
+    fn from(e: CommitError) -> Self {
+        ProverError::Commit(e)
+    }
+}
+
+impl From<OpenError> for ProverError {
+    fn from(e: OpenError) -> Self {
+        ProverError::Open(e)
+    }
+}
+
+/// A Plonky3 challenger lent to `aurum-fri` (see the [module](self) docs).
+struct Transcript<'a, C>(&'a mut C);
+
+impl<C> aurum_symmetric::Challenger for Transcript<'_, C>
+where
+    C: FieldChallenger<P3Goldilocks> + GrindingChallenger<Witness = P3Goldilocks>,
+{
+    fn observe(&mut self, value: AurumGoldilocks) {
+        self.0.observe(cast(value));
+    }
+
+    fn observe_slice(&mut self, values: &[AurumGoldilocks]) {
+        self.0.observe_slice(cast_slice(values));
+    }
+
+    fn sample(&mut self) -> AurumGoldilocks {
+        cast(CanSample::<P3Goldilocks>::sample(self.0))
+    }
+
+    fn grind(&mut self, bits: usize) -> Result<AurumGoldilocks, GrindError> {
+        // Plonky3 asserts the bound; `aurum-fri` validated it with its parameters already.
+        if bits > MAX_BITS {
+            return Err(GrindError::TooManyBits(TooManyBits { bits }));
+        }
+        Ok(cast(self.0.grind(bits)))
+    }
+
+    fn sample_bits(&mut self, bits: usize) -> Result<u64, TooManyBits> {
+        if bits > MAX_BITS {
+            return Err(TooManyBits { bits });
+        }
+        Ok(CanSampleBits::<usize>::sample_bits(self.0, bits) as u64)
+    }
+
+    fn check_witness(
+        &mut self,
+        bits: usize,
+        witness: AurumGoldilocks,
+    ) -> Result<bool, TooManyBits> {
+        if bits > MAX_BITS {
+            return Err(TooManyBits { bits });
+        }
+        Ok(self.0.check_witness(bits, cast(witness)))
+    }
+}
+
+fn ext_to_aurum(x: &Challenge) -> Goldilocks2 {
+    let c = BasedVectorSpace::<P3Goldilocks>::as_basis_coefficients_slice(x);
+    Goldilocks2::new(cast(c[0]), cast(c[1]))
+}
+
+fn ext_to_p3(x: &Goldilocks2) -> Challenge {
+    <Challenge as BasedVectorSpace<P3Goldilocks>>::from_basis_coefficients_fn(|i| cast(x.coeffs[i]))
+}
+
+fn cap_to_p3(c: Commitment) -> Cap {
+    MerkleCap::new(cast_vec(c.cap))
+}
+
+fn cap_to_aurum(c: &Cap) -> Commitment {
+    Commitment {
+        cap: cast_slice(c.roots()).to_vec(),
+    }
+}
+
+/// `aurum-fri`'s proof as Plonky3's (moved; base-field vectors are reinterpreted in place).
+fn proof_to_p3<Perm, const W: usize, const RATE: usize>(
+    p: aurum_fri::FriProof,
+) -> PcsProof<Perm, W, RATE>
+where
+    ValMmcs<Perm, W, RATE>:
+        Mmcs<P3Goldilocks, Commitment = Cap, MultiProof = PrunedMerklePaths<P3Goldilocks, 4>>,
+{
+    p3_fri::FriProof {
+        batch_pow_witness: cast(p.batch_pow_witness),
+        commit_phase_commits: p.commit_phase_commits.into_iter().map(cap_to_p3).collect(),
+        commit_pow_witnesses: cast_vec(p.commit_pow_witnesses),
+        input_openings: p
+            .input_openings
+            .into_iter()
+            .map(|o| BatchMultiOpening {
+                opened_values: o
+                    .rows
+                    .into_iter()
+                    .map(|query| query.into_iter().map(cast_vec).collect())
+                    .collect(),
+                opening_proof: PrunedMerklePaths {
+                    sibling_hashes: cast_vec(o.siblings),
+                },
+            })
+            .collect(),
+        commit_phase_openings: p
+            .commit_phase_openings
+            .into_iter()
+            .map(|o| CommitPhaseMultiStep {
+                sibling_values: o
+                    .sibling_values
+                    .iter()
+                    .map(|v| v.iter().map(ext_to_p3).collect())
+                    .collect(),
+                opening_proof: PrunedMerklePaths {
+                    sibling_hashes: cast_vec(o.siblings),
+                },
+            })
+            .collect(),
+        final_poly: p.final_poly.iter().map(ext_to_p3).collect(),
+        query_pow_witness: cast(p.query_pow_witness),
+    }
+}
+
+/// Plonky3's proof as `aurum-fri`'s (copied: the verifier borrows it).
+fn proof_to_aurum<Perm, const W: usize, const RATE: usize>(
+    p: &PcsProof<Perm, W, RATE>,
+) -> aurum_fri::FriProof
+where
+    ValMmcs<Perm, W, RATE>:
+        Mmcs<P3Goldilocks, Commitment = Cap, MultiProof = PrunedMerklePaths<P3Goldilocks, 4>>,
+{
+    aurum_fri::FriProof {
+        batch_pow_witness: cast(p.batch_pow_witness),
+        commit_phase_commits: p.commit_phase_commits.iter().map(cap_to_aurum).collect(),
+        commit_pow_witnesses: cast_slice(&p.commit_pow_witnesses).to_vec(),
+        input_openings: p
+            .input_openings
+            .iter()
+            .map(|o| MultiOpening {
+                rows: o
+                    .opened_values
+                    .iter()
+                    .map(|query| query.iter().map(|row| cast_slice(row).to_vec()).collect())
+                    .collect(),
+                siblings: cast_slice(&o.opening_proof.sibling_hashes).to_vec(),
+            })
+            .collect(),
+        commit_phase_openings: p
+            .commit_phase_openings
+            .iter()
+            .map(|o| CommitPhaseOpening {
+                sibling_values: o
+                    .sibling_values
+                    .iter()
+                    .map(|v| v.iter().map(ext_to_aurum).collect())
+                    .collect(),
+                siblings: cast_slice(&o.opening_proof.sibling_hashes).to_vec(),
+            })
+            .collect(),
+        final_poly: p.final_poly.iter().map(ext_to_aurum).collect(),
+        query_pow_witness: cast(p.query_pow_witness),
+    }
+}
+
+/// The matrices as `aurum-fri` inputs (reinterpreted, not copied), each on its domain.
+fn evaluations(
+    inputs: impl IntoIterator<
+        Item = (
+            TwoAdicMultiplicativeCoset<P3Goldilocks>,
+            RowMajorMatrix<P3Goldilocks>,
+        ),
+    >,
+) -> Result<Vec<Evaluations>, ProverError> {
+    inputs
+        .into_iter()
+        .enumerate()
+        .map(|(matrix, (domain, values))| {
+            let height = values.height();
+            if domain.size() != height {
+                return Err(ProverError::DomainHeight {
+                    matrix,
+                    domain_size: domain.size(),
+                    height,
+                });
+            }
+            let width = values.width();
+            Ok(Evaluations::on_coset(
+                cast_vec(values.values),
+                width,
+                cast(domain.shift()),
+            ))
+        })
+        .collect()
+}
+
+impl<Perm, const W: usize, const RATE: usize, Challenger> Pcs<Challenge, Challenger>
+    for FriPcs<Perm, W, RATE>
+where
+    Perm: aurum_symmetric::Permutation<W> + Clone,
+    ValMmcs<Perm, W, RATE>:
+        Mmcs<P3Goldilocks, Commitment = Cap, MultiProof = PrunedMerklePaths<P3Goldilocks, 4>>,
+    Challenger: FieldChallenger<P3Goldilocks> + GrindingChallenger<Witness = P3Goldilocks>,
+{
+    type Domain = TwoAdicMultiplicativeCoset<P3Goldilocks>;
+    type Commitment = Cap;
+    type ProverData = ProverData;
+    type Proof = PcsProof<Perm, W, RATE>;
+    type Error = VerifyError;
+    type ProverError = ProverError;
+
+    /// The subgroup of order `degree`.
+    ///
+    /// # Panics
+    /// If `degree` is not a power of two of at most `2^32` (as Plonky3's does).
+    fn natural_domain_for_degree(&self, degree: usize) -> Self::Domain {
+        assert!(
+            degree.is_power_of_two(),
+            "a trace domain has a power-of-two size, not {degree}"
+        );
+        TwoAdicMultiplicativeCoset::new(P3Goldilocks::ONE, degree.trailing_zeros() as usize)
+            .expect("at most 2^32 points")
+    }
+
+    fn commit(
+        &self,
+        evaluations_on_domains: impl IntoIterator<Item = (Self::Domain, RowMajorMatrix<P3Goldilocks>)>,
+    ) -> Result<(Cap, ProverData), ProverError> {
+        let (commitment, data) = self.inner.commit(evaluations(evaluations_on_domains)?)?;
+        Ok((cap_to_p3(commitment), data))
+    }
+
+    fn open(
+        &self,
+        requests: Vec<OpeningRequest<'_, ProverData, Challenge>>,
+        challenger: &mut Challenger,
+    ) -> Result<(OpenedValues<Challenge>, Self::Proof), ProverError> {
+        let points: Vec<Vec<Vec<Goldilocks2>>> = requests
+            .iter()
+            .map(|r| {
+                r.points
+                    .iter()
+                    .map(|points| points.iter().map(ext_to_aurum).collect())
+                    .collect()
+            })
+            .collect();
+        let aurum_requests: Vec<AurumRequest<'_>> = requests
+            .iter()
+            .zip(&points)
+            .map(|(r, points)| AurumRequest {
+                data: r.prover_data,
+                points,
+            })
+            .collect();
+        let (values, proof) = self
+            .inner
+            .open(&aurum_requests, &mut Transcript(challenger))?;
+        let values = values
+            .iter()
+            .map(|batch| {
+                batch
+                    .iter()
+                    .map(|matrix| {
+                        matrix
+                            .iter()
+                            .map(|point| point.iter().map(ext_to_p3).collect())
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok((values, proof_to_p3(proof)))
+    }
+
+    fn verify(
+        &self,
+        commitments: Vec<CommitmentOpening<Challenge, Cap, Self::Domain>>,
+        proof: &Self::Proof,
+        challenger: &mut Challenger,
+    ) -> Result<(), VerifyError> {
+        let claims: Vec<CommitmentClaim> = commitments
+            .iter()
+            .map(|c| CommitmentClaim {
+                commitment: cap_to_aurum(&c.commitment),
+                matrices: c
+                    .matrices
+                    .iter()
+                    .map(|m| MatrixClaim {
+                        log_height: m.domain.log_size(),
+                        points: m
+                            .points
+                            .iter()
+                            .map(|p| PointClaim {
+                                point: ext_to_aurum(&p.point),
+                                values: p.values.iter().map(ext_to_aurum).collect(),
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        self.inner
+            .verify(&claims, &proof_to_aurum(proof), &mut Transcript(challenger))
+    }
+}
+
+impl<Perm, const W: usize, const RATE: usize, Challenger> UnivariateStarkPcs<Challenge, Challenger>
+    for FriPcs<Perm, W, RATE>
+where
+    Perm: aurum_symmetric::Permutation<W> + Clone,
+    ValMmcs<Perm, W, RATE>:
+        Mmcs<P3Goldilocks, Commitment = Cap, MultiProof = PrunedMerklePaths<P3Goldilocks, 4>>,
+    Challenger: FieldChallenger<P3Goldilocks> + GrindingChallenger<Witness = P3Goldilocks>,
+{
+    type EvaluationsOnDomain<'a> = BitReversedMatrixView<RowMajorMatrixCow<'a, P3Goldilocks>>;
+
+    const ZK: bool = false;
+
+    fn log_max_trace_height(&self) -> usize {
+        P3Goldilocks::TWO_ADICITY - self.inner.params().log_blowup
+    }
+
+    fn log_min_trace_height(&self) -> usize {
+        0
+    }
+
+    fn get_quotient_ldes(
+        &self,
+        evaluations_on_domains: impl IntoIterator<Item = (Self::Domain, RowMajorMatrix<P3Goldilocks>)>,
+        _num_chunks: usize,
+    ) -> Result<Vec<RowMajorMatrix<P3Goldilocks>>, ProverError> {
+        Ok(self
+            .inner
+            .low_degree_extend(evaluations(evaluations_on_domains)?)?
+            .into_iter()
+            .map(|lde| RowMajorMatrix::new(cast_vec(lde.values), lde.width))
+            .collect())
+    }
+
+    fn commit_ldes(
+        &self,
+        ldes: Vec<RowMajorMatrix<P3Goldilocks>>,
+    ) -> Result<(Cap, ProverData), ProverError> {
+        let ldes = ldes
+            .into_iter()
+            .map(|m| Lde {
+                width: m.width(),
+                values: cast_vec(m.values),
+            })
+            .collect();
+        let (commitment, data) = self.inner.commit_ldes(ldes)?;
+        Ok((cap_to_p3(commitment), data))
+    }
+
+    /// The committed polynomials of matrix `idx` on `domain`: a view of the committed LDE
+    /// when `domain` is a coset `7 · K` it contains (the quotient domains of `p3-uni-stark`),
+    /// otherwise computed from the polynomials' coefficients.
+    ///
+    /// # Panics
+    /// If `idx` is not a committed matrix.
+    fn get_evaluations_on_domain<'a>(
+        &self,
+        prover_data: &'a ProverData,
+        idx: usize,
+        domain: Self::Domain,
+    ) -> Self::EvaluationsOnDomain<'a> {
+        let (lde, width) = prover_data
+            .lde(idx)
+            .unwrap_or_else(|| panic!("no committed matrix {idx}"));
+        let lde: &'a [P3Goldilocks] = cast_slice(lde);
+        let height = lde.len() / width;
+        let n = domain.size();
+        if domain.shift() == P3Goldilocks::GENERATOR && n <= height {
+            // The first `n` rows of a bit-reversed LDE on 7·K are the bit-reversed
+            // evaluations on 7·K' with |K'| = n.
+            return RowMajorMatrixCow::new(Cow::Borrowed(&lde[..n * width]), width)
+                .bit_reverse_rows();
+        }
+        // The trace's polynomials: the first `height / blowup` rows (bit-reversed) are the
+        // evaluations on 7·H with |H| the trace height.
+        let degree = height >> self.inner.params().log_blowup;
+        let on_h = RowMajorMatrix::new(lde[..degree * width].to_vec(), width)
+            .bit_reverse_rows()
+            .to_row_major_matrix();
+        let coeffs = self.dft.coset_idft_batch(on_h, P3Goldilocks::GENERATOR);
+        // On shift·K' with |K'| = n, x^n = shift^n: fold coefficients of degree ≥ n down.
+        let mut folded = vec![P3Goldilocks::ZERO; n * width];
+        let shift_n = domain.shift().exp_u64(n as u64);
+        let mut factor = P3Goldilocks::ONE;
+        for block in coeffs.values.chunks(n * width) {
+            for (f, &c) in folded.iter_mut().zip(block) {
+                *f += c * factor;
+            }
+            factor *= shift_n;
+        }
+        let evals = self
+            .dft
+            .coset_dft_batch(RowMajorMatrix::new(folded, width), domain.shift())
+            .to_row_major_matrix()
+            .bit_reverse_rows()
+            .to_row_major_matrix();
+        RowMajorMatrixCow::new(Cow::Owned(evals.values), width).bit_reverse_rows()
+    }
+}

@@ -4,6 +4,11 @@
 //! and prints its proof; it must equal the one this process makes on its default backend
 //! (which the differential suite checks against Plonky3's). A backend this CPU lacks is
 //! reported as ignored, not passed.
+//!
+//! And the same proof on every architecture: `proof_is_the_x86_64_known_answer` compares the
+//! proof's Keccak-256 with the digest of the proof made on x86_64 (where the differential
+//! suite checks this scheme against Plonky3's), so the aarch64 run under qemu
+//! (`scripts/test-aarch64.sh`) checks that proofs made there equal those made on x86.
 
 use std::process::Command;
 
@@ -56,6 +61,21 @@ fn proof_hex() -> String {
         )
         .unwrap();
     codec::encode(&proof)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Keccak-256 of `proof_hex`'s bytes as made on x86_64 (every backend there gives it).
+const X86_64_PROOF_KECCAK: &str =
+    "d2ea39e950de2d687ea294bb4a261aad40011acec09471df81725e6e65c5e7f9";
+
+fn proof_keccak(hex: &str) -> String {
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex digits"))
+        .collect();
+    aurum_symmetric::keccak::keccak256(&bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
@@ -120,9 +140,23 @@ fn main() {
     }
     let args = Arguments::from_args();
     let expected = std::sync::Arc::new(std::sync::OnceLock::new());
-    let trials = backends_of_this_arch()
-        .into_iter()
-        .map(|backend| {
+    let known_answer = {
+        let expected = std::sync::Arc::clone(&expected);
+        Trial::test("proof_is_the_x86_64_known_answer", move || {
+            let digest = proof_keccak(expected.get_or_init(proof_hex));
+            if digest == X86_64_PROOF_KECCAK {
+                Ok(())
+            } else {
+                Err(format!(
+                    "this {} proof's Keccak-256 is {digest}, x86_64's is {X86_64_PROOF_KECCAK}",
+                    std::env::consts::ARCH
+                )
+                .into())
+            }
+        })
+    };
+    let trials = std::iter::once(known_answer)
+        .chain(backends_of_this_arch().into_iter().map(|backend| {
             let expected = std::sync::Arc::clone(&expected);
             Trial::ignorable_test(format!("same_proof_on_{backend}"), move || {
                 if !backend.is_supported() {
@@ -133,7 +167,7 @@ fn main() {
                 check(backend, expected.get_or_init(proof_hex))?;
                 Ok(Completion::Completed)
             })
-        })
+        }))
         .collect();
     libtest_mimic::run(&args, trials).exit();
 }

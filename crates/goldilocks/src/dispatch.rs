@@ -22,7 +22,7 @@
 //! # Choosing the backend: `AURUM_BACKEND`
 //!
 //! Unset or empty, the process uses the fastest backend this CPU supports
-//! ([`Backend::best_supported`]). Set to `scalar`, `avx2`, `avx512` or `neon`
+//! ([`Backend::best_supported`]). Set to `scalar`, `avx2`, `avx512`, `neon` or `sve`
 //! (case-insensitive), it forces that backend. The variable is read once per process.
 //!
 //! An unknown name, a backend this machine cannot run, or a value that is not UTF-8 is a
@@ -59,15 +59,21 @@ pub enum Backend {
     Avx512,
     /// aarch64 NEON (2 lanes).
     Neon,
+    /// Arm SVE/SVE2 at the CPU's vector length (128 to 2048 bits), for the kernels that have
+    /// SVE code (the `aurum-sve` crate: Poseidon2 and Poseidon permutations, Merkle hashing
+    /// and compression, element-wise slices); every other kernel runs on NEON, its packed
+    /// type. See [`Backend::sve`].
+    Sve,
 }
 
 impl Backend {
     /// Every backend, in the order used for display.
-    pub const ALL: [Backend; 4] = [
+    pub const ALL: [Backend; 5] = [
         Backend::Scalar,
         Backend::Avx2,
         Backend::Avx512,
         Backend::Neon,
+        Backend::Sve,
     ];
 
     /// The name accepted by `AURUM_BACKEND` and printed by the CLI.
@@ -78,17 +84,54 @@ impl Backend {
             Backend::Avx2 => "avx2",
             Backend::Avx512 => "avx512",
             Backend::Neon => "neon",
+            Backend::Sve => "sve",
         }
     }
 
-    /// Lanes per packed vector.
+    /// Lanes of the packed type generic kernels run with on this backend (for [`Backend::Sve`]
+    /// that is NEON's 2; its own kernels use [`aurum_sve::Sve::lanes`], see [`Backend::sve`]).
     #[must_use]
     pub const fn lanes(self) -> usize {
         match self {
             Backend::Scalar => 1,
             Backend::Avx2 => 4,
             Backend::Avx512 => 8,
-            Backend::Neon => 2,
+            Backend::Neon | Backend::Sve => 2,
+        }
+    }
+
+    /// The backend whose packed type runs the generic kernels ([`Kernel`]) on this one: itself,
+    /// except NEON for [`Backend::Sve`] (SVE vectors have no size known at compile time, so
+    /// they cannot be a [`PackedField`]).
+    #[must_use]
+    pub const fn packed(self) -> Backend {
+        match self {
+            Backend::Sve => Backend::Neon,
+            b => b,
+        }
+    }
+
+    /// For [`Backend::Sve`], the SVE flavour and vector length this CPU runs (`None` where it
+    /// cannot); `None` for every other backend.
+    #[must_use]
+    pub fn sve(self) -> Option<aurum_sve::Sve> {
+        match self {
+            Backend::Sve => aurum_sve::detect(),
+            _ => None,
+        }
+    }
+
+    /// A one-line description for reports: the name, and for SVE the flavour and vector
+    /// length (`"sve (sve2, 256-bit vectors)"`).
+    #[must_use]
+    pub fn describe(self) -> String {
+        match self.sve() {
+            Some(sve) => format!(
+                "{self} ({}, {}-bit vectors)",
+                sve.flavour,
+                sve.vector_bits()
+            ),
+            None => format!("{self} ({} lanes)", self.lanes()),
         }
     }
 
@@ -103,6 +146,8 @@ impl Backend {
             Backend::Avx512 => backends::avx512::detected(),
             #[cfg(target_arch = "aarch64")]
             Backend::Neon => backends::neon::detected(),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Sve => backends::neon::detected() && aurum_sve::detect().is_some(),
             #[allow(unreachable_patterns)]
             _ => false,
         }
@@ -114,6 +159,7 @@ impl Backend {
         [
             Backend::Scalar,
             Backend::Neon,
+            Backend::Sve,
             Backend::Avx2,
             Backend::Avx512,
         ]
@@ -122,13 +168,27 @@ impl Backend {
         .collect()
     }
 
-    /// The fastest backend this machine can run.
+    /// The fastest backend this machine can run: the last of [`Backend::supported`], except
+    /// that SVE is chosen over NEON only where it executes fewer instructions (see
+    /// [`sve_preferred`]).
     #[must_use]
     pub fn best_supported() -> Backend {
-        *Self::supported()
+        Self::supported()
+            .into_iter()
+            .filter(|&b| b != Backend::Sve || sve_preferred())
             .last()
             .expect("the scalar backend is always supported")
     }
+}
+
+/// Whether runtime selection prefers SVE over NEON on this CPU.
+///
+/// Decided by executed-instruction counts under qemu (`scripts/arm-instructions.sh`, table in
+/// the README): SVE2 executes fewer instructions per permutation than NEON at every vector
+/// length, 128 bits included, and so does SVE without SVE2.
+#[must_use]
+pub fn sve_preferred() -> bool {
+    aurum_sve::detect().is_some()
 }
 
 impl fmt::Display for Backend {
@@ -154,7 +214,7 @@ impl fmt::Display for BackendError {
         match self {
             BackendError::Unknown(name) => write!(
                 f,
-                "unknown backend {name:?}: expected one of scalar, avx2, avx512, neon \
+                "unknown backend {name:?}: expected one of scalar, avx2, avx512, neon, sve \
                  (this machine supports: {})",
                 supported.join(", ")
             ),
@@ -305,6 +365,9 @@ fn enter<K: Kernel>(b: Backend, kernel: K) -> Result<K::Output, K> {
         Backend::Avx512 => backends::avx512::run_kernel(kernel),
         #[cfg(target_arch = "aarch64")]
         Backend::Neon => backends::neon::run_kernel(kernel),
+        // Generic kernels run on NEON where SVE is selected (see `Backend::packed`).
+        #[cfg(target_arch = "aarch64")]
+        Backend::Sve if Backend::Sve.is_supported() => backends::neon::run_kernel(kernel),
         #[allow(unreachable_patterns)]
         _ => Err(kernel),
     }

@@ -138,8 +138,27 @@ pub fn elementwise(
     b: &[Goldilocks],
 ) -> Result<(), LengthMismatch> {
     let kernel = Elementwise::new(op, out, a, b)?;
+    let run = |kernel: Elementwise<'_>| {
+        // SVE has its own element-wise loops (see `Backend::Sve`).
+        let ran_on_sve = crate::backend() == crate::Backend::Sve && {
+            let sve_op = match op {
+                BinaryOp::Add => aurum_sve::Op::Add,
+                BinaryOp::Sub => aurum_sve::Op::Sub,
+                BinaryOp::Mul => aurum_sve::Op::Mul,
+            };
+            aurum_sve::elementwise(
+                sve_op,
+                crate::raw::words(kernel.a),
+                crate::raw::words(kernel.b),
+                crate::raw::words_mut(kernel.out),
+            )
+        };
+        if !ran_on_sve {
+            dispatch(kernel);
+        }
+    };
     if kernel.out.len() < PARALLEL_THRESHOLD {
-        dispatch(kernel);
+        run(kernel);
         return Ok(());
     }
     kernel
@@ -147,7 +166,7 @@ pub fn elementwise(
         .par_chunks_mut(CHUNK)
         .zip(kernel.a.par_chunks(CHUNK))
         .zip(kernel.b.par_chunks(CHUNK))
-        .for_each(|((out, a), b)| dispatch(Elementwise { op, out, a, b }));
+        .for_each(|((out, a), b)| run(Elementwise { op, out, a, b }));
     Ok(())
 }
 

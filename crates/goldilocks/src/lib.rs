@@ -46,6 +46,28 @@ pub use kernels::{LengthMismatch, ZeroElement};
 pub use packed::{CoefficientSumTooLarge, LengthError, PackedField, SmallCoefficients};
 pub use traits::Field;
 
+/// The stored words of element slices, for kernels outside this crate that work on `u64`
+/// (the SVE backend's C kernels in `aurum-sve`).
+///
+/// Elements are stored lazily reduced (see [`field`]): a word read here may be the
+/// non-canonical representation `x + p` of a value `x < 2^32 − 1`. Every `u64` written is a
+/// valid element. Nothing else in the public API exposes the representation.
+pub mod raw {
+    use crate::Goldilocks;
+
+    /// The stored words of `values`, in order.
+    #[must_use]
+    pub fn words(values: &[Goldilocks]) -> &[u64] {
+        crate::backend::layout::words(values)
+    }
+
+    /// The stored words of `values`, writable (any `u64` is a valid element).
+    #[must_use]
+    pub fn words_mut(values: &mut [Goldilocks]) -> &mut [u64] {
+        crate::backend::layout::words_mut(values)
+    }
+}
+
 /// NEON multiplication strategies, public so benchmarks can compare them.
 #[cfg(target_arch = "aarch64")]
 pub mod neon {

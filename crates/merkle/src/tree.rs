@@ -3,8 +3,8 @@
 use core::fmt;
 use std::borrow::Cow;
 
-use aurum_goldilocks::{Goldilocks, dispatch};
-use aurum_symmetric::{HashRows, Hasher, compress_layer, hash_rows};
+use aurum_goldilocks::Goldilocks;
+use aurum_symmetric::{Hasher, compress_layer, hash_rows, hash_rows_on_this_thread};
 use rayon::prelude::*;
 
 use crate::config::MerkleConfig;
@@ -606,12 +606,7 @@ impl<C: MerkleConfig> Builder<'_, C> {
                     scratch.extend_from_slice(self.matrices[m].row_at(row));
                 }
             }
-            dispatch(HashRows {
-                hasher: leaf,
-                data: &scratch,
-                row_len: width,
-                digests,
-            });
+            hash_rows_on_this_thread(leaf, &scratch, width, digests);
         };
         if out.len() <= 2 * ROWS_PER_TASK {
             gather_and_hash(0, out);

@@ -11,6 +11,9 @@ pub trait LinearLayers<const W: usize>: Send + Sync + 'static {
     /// The parameter set's name (for display and benchmark ids).
     const NAME: &'static str;
 
+    /// Whether the SVE backend (`aurum-sve`) has a kernel for these layers at this width.
+    const SVE_KERNEL: bool = false;
+
     /// The internal diagonal `D` as field elements (for the reference implementation and
     /// for layers that multiply by it in general).
     fn internal_diagonal() -> [Goldilocks; W];
@@ -270,6 +273,7 @@ macro_rules! plonky3_width {
     ($w:literal, $diag:ident, $internal:ident) => {
         impl LinearLayers<$w> for Plonky3Layers {
             const NAME: &'static str = "plonky3";
+            const SVE_KERNEL: bool = true;
 
             fn internal_diagonal() -> [Goldilocks; $w] {
                 $diag.map(Small::value)

@@ -99,6 +99,9 @@ pub struct Poseidon2<L, const W: usize> {
     rc: PackedConstants<W>,
     diagonal: [Goldilocks; W],
     batch: BatchTable,
+    /// The constants in the layout of the SVE kernel, where the layers have one and this build
+    /// has the SVE kernels.
+    sve: Option<aurum_sve::Poseidon2Constants>,
     _layers: PhantomData<L>,
 }
 
@@ -137,6 +140,20 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
         {
             *rc = canonical(round);
         }
+        let sve = (L::SVE_KERNEL && aurum_sve::kernels_built())
+            .then(|| {
+                let words = |c: &Goldilocks| c.as_canonical_u64();
+                let external: Vec<u64> = constants
+                    .initial
+                    .iter()
+                    .chain(&constants.terminal)
+                    .flatten()
+                    .map(words)
+                    .collect();
+                let internal: Vec<u64> = constants.internal.iter().map(words).collect();
+                aurum_sve::Poseidon2Constants::new(W, &external, &internal).ok()
+            })
+            .flatten();
         Self {
             rc: PackedConstants {
                 external,
@@ -145,6 +162,7 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
             constants,
             diagonal: L::internal_diagonal(),
             batch: MEASURED_BATCH,
+            sve,
             _layers: PhantomData,
         }
     }
@@ -261,5 +279,15 @@ impl<L: LinearLayers<W>, const W: usize> Permutation<W> for Poseidon2<L, W> {
 
     fn batch_size(&self, backend: Backend) -> usize {
         self.batch.get(backend)
+    }
+
+    fn permute_native(&self, backend: Backend, states: &mut [[Goldilocks; W]]) -> bool {
+        match (&self.sve, backend) {
+            (Some(constants), Backend::Sve) => aurum_sve::poseidon2_plonky3(
+                constants,
+                aurum_goldilocks::raw::words_mut(states.as_flattened_mut()),
+            ),
+            _ => false,
+        }
     }
 }

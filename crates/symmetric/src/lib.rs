@@ -26,7 +26,8 @@ pub use challenger::{Challenger, DuplexChallenger};
 pub use many::{PERMUTE_MANY_PARALLEL_THRESHOLD, PermuteMany, permute_many};
 pub use sponge::{
     CompressLayer, Compressor, HashRows, Hasher, LengthError, PaddingFreeSponge,
-    TruncatedPermutation, compress_layer, hash_rows, truncate_states, unpack_digests,
+    TruncatedPermutation, compress_layer, hash_rows, hash_rows_on_this_thread, truncate_states,
+    unpack_digests,
 };
 
 use aurum_goldilocks::{Backend, Goldilocks, PackedField};
@@ -69,9 +70,11 @@ impl BatchTable {
         Self::new([batch; 4])
     }
 
-    /// The size for `backend`.
+    /// The size for `backend` (for SVE, the size of NEON, whose packed type it runs generic
+    /// code with).
     #[must_use]
     pub fn get(self, backend: Backend) -> usize {
+        let backend = backend.packed();
         let index = Backend::ALL.iter().position(|b| *b == backend).unwrap_or(0);
         self.per_backend[index]
     }
@@ -96,6 +99,20 @@ pub trait Permutation<const W: usize>: Send + Sync {
     fn batch_size(&self, backend: Backend) -> usize {
         let _ = backend;
         1
+    }
+
+    /// Permutes `states` in place with a kernel of its own for `backend` outside the packed
+    /// design, and returns `true`; or returns `false`, touching nothing, where it has none.
+    ///
+    /// This is how the SVE backend runs: its vector length is known only at run time, so it
+    /// cannot be a [`PackedField`], and a permutation with SVE code (Poseidon2 with Plonky3's
+    /// layers, plonky2's Poseidon) calls it here for [`Backend::Sve`]. The bulk entry points
+    /// ([`permute_many`], [`hash_rows`], [`compress_layer`]) try this first for the selected
+    /// backend; where it returns `false` they run [`Permutation::permute_batch`]. A call with
+    /// an empty `states` asks whether the kernel exists.
+    fn permute_native(&self, backend: Backend, states: &mut [[Goldilocks; W]]) -> bool {
+        let _ = (backend, states);
+        false
     }
 
     /// Permutes one state in place (scalar).

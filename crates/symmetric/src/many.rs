@@ -1,6 +1,6 @@
 //! `permute_many`: the runtime-dispatched, rayon-parallel bulk permutation.
 
-use aurum_goldilocks::{Goldilocks, Kernel, PackedField, dispatch};
+use aurum_goldilocks::{Goldilocks, Kernel, PackedField, backend, dispatch};
 use rayon::prelude::*;
 
 use crate::frame::in_own_frame;
@@ -95,23 +95,25 @@ fn permute_in_batches<P: PackedField, Perm: Permutation<W>, const W: usize, cons
 /// Permutes every state in place: states are packed into the lanes of the backend selected at
 /// run time (fast without RUSTFLAGS), grouped by the permutation's preferred batch size, and
 /// spread over rayon's threads above [`PERMUTE_MANY_PARALLEL_THRESHOLD`] states.
+///
+/// Where the selected backend has a kernel outside the packed design for this permutation
+/// (SVE, see [`Permutation::permute_native`]), each chunk runs that instead.
 pub fn permute_many<Perm: Permutation<W>, const W: usize>(
     perm: &Perm,
     states: &mut [[Goldilocks; W]],
 ) {
-    if states.len() < PERMUTE_MANY_PARALLEL_THRESHOLD {
-        dispatch(PermuteMany {
-            perm,
-            states,
-            batch: None,
-        });
-    } else {
-        states.par_chunks_mut(CHUNK_STATES).for_each(|states| {
+    let run = |states: &mut [[Goldilocks; W]]| {
+        if !perm.permute_native(backend(), states) {
             dispatch(PermuteMany {
                 perm,
                 states,
                 batch: None,
-            })
-        });
+            });
+        }
+    };
+    if states.len() < PERMUTE_MANY_PARALLEL_THRESHOLD {
+        run(states);
+    } else {
+        states.par_chunks_mut(CHUNK_STATES).for_each(run);
     }
 }

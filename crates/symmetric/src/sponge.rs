@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use aurum_goldilocks::{Backend, Goldilocks, Kernel, PackedField, dispatch};
+use aurum_goldilocks::{Backend, Goldilocks, Kernel, PackedField, backend, dispatch};
 use rayon::prelude::*;
 
 use crate::Permutation;
@@ -69,6 +69,20 @@ pub trait Hasher<const OUT: usize>: Send + Sync {
 
     /// Permutations one hash of `len` elements costs (for throughput reports).
     fn permutations(&self, len: usize) -> usize;
+
+    /// Hashes every row of `data` (`digests.len()` rows of `row_len`) with the permutation's
+    /// kernel for `backend` outside the packed design (see [`Permutation::permute_native`])
+    /// and returns `true`, or returns `false`, touching nothing, where there is none.
+    fn hash_rows_native(
+        &self,
+        backend: Backend,
+        data: &[Goldilocks],
+        row_len: usize,
+        digests: &mut [[Goldilocks; OUT]],
+    ) -> bool {
+        let _ = (backend, data, row_len, digests);
+        false
+    }
 }
 
 /// Compresses two `OUT`-element digests into one.
@@ -84,7 +98,24 @@ pub trait Compressor<const OUT: usize>: Send + Sync {
 
     /// The batch size bulk calls use on `backend`.
     fn batch_size(&self, backend: Backend) -> usize;
+
+    /// `parents[i] = compress(children[2i], children[2i + 1])` with the permutation's kernel
+    /// for `backend` outside the packed design (see [`Permutation::permute_native`]), returning
+    /// `true`; or `false`, touching nothing, where there is none.
+    fn compress_native(
+        &self,
+        backend: Backend,
+        children: &[[Goldilocks; OUT]],
+        parents: &mut [[Goldilocks; OUT]],
+    ) -> bool {
+        let _ = (backend, children, parents);
+        false
+    }
 }
+
+/// States per call of a native kernel from the sponge and compression drivers: several
+/// vectors even at 2048 bits (32 lanes), 8 KiB of stack at width 16.
+const NATIVE_STATES: usize = 64;
 
 /// The first `OUT` elements of each state (plain loops, not `core::array::from_fn`, inside
 /// kernels: see `aurum_goldilocks::dispatch`).
@@ -194,6 +225,39 @@ impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize> 
     fn permutations(&self, len: usize) -> usize {
         len.div_ceil(RATE)
     }
+
+    fn hash_rows_native(
+        &self,
+        backend: Backend,
+        data: &[Goldilocks],
+        row_len: usize,
+        digests: &mut [[Goldilocks; OUT]],
+    ) -> bool {
+        // An empty call asks whether the kernel exists.
+        if !self.perm.permute_native(backend, &mut []) {
+            return false;
+        }
+        let mut buffer = [[Goldilocks::ZERO; W]; NATIVE_STATES];
+        for (g, out) in digests.chunks_mut(NATIVE_STATES).enumerate() {
+            let rows = &data[g * NATIVE_STATES * row_len..][..out.len() * row_len];
+            let states = &mut buffer[..out.len()];
+            states.fill([Goldilocks::ZERO; W]);
+            let mut start = 0;
+            while start < row_len {
+                let block = RATE.min(row_len - start);
+                for (state, row) in states.iter_mut().zip(rows.chunks_exact(row_len)) {
+                    state[..block].copy_from_slice(&row[start..start + block]);
+                }
+                let ran = self.perm.permute_native(backend, states);
+                debug_assert!(ran, "a native kernel that exists runs");
+                start += block;
+            }
+            for (digest, state) in out.iter_mut().zip(states.iter()) {
+                digest.copy_from_slice(&state[..OUT]);
+            }
+        }
+        true
+    }
 }
 
 /// Two-to-one compression by a truncated permutation: `state = [left, right, 0, …]`, permute,
@@ -254,6 +318,34 @@ impl<Perm: Permutation<W>, const W: usize, const OUT: usize> Compressor<OUT>
     fn batch_size(&self, backend: Backend) -> usize {
         self.perm.batch_size(backend)
     }
+
+    fn compress_native(
+        &self,
+        backend: Backend,
+        children: &[[Goldilocks; OUT]],
+        parents: &mut [[Goldilocks; OUT]],
+    ) -> bool {
+        // An empty call asks whether the kernel exists.
+        if !self.perm.permute_native(backend, &mut []) {
+            return false;
+        }
+        let mut buffer = [[Goldilocks::ZERO; W]; NATIVE_STATES];
+        for (g, out) in parents.chunks_mut(NATIVE_STATES).enumerate() {
+            let pairs = &children[2 * g * NATIVE_STATES..][..2 * out.len()];
+            let states = &mut buffer[..out.len()];
+            for (state, pair) in states.iter_mut().zip(pairs.chunks_exact(2)) {
+                state[..OUT].copy_from_slice(&pair[0]);
+                state[OUT..2 * OUT].copy_from_slice(&pair[1]);
+                state[2 * OUT..].fill(Goldilocks::ZERO);
+            }
+            let ran = self.perm.permute_native(backend, states);
+            debug_assert!(ran, "a native kernel that exists runs");
+            for (parent, state) in out.iter_mut().zip(states.iter()) {
+                parent.copy_from_slice(&state[..OUT]);
+            }
+        }
+        true
+    }
 }
 
 /// Hashes every row of a row-major matrix (`data.len() = digests.len() · row_len`): rows are
@@ -270,27 +362,44 @@ pub fn hash_rows<H: Hasher<OUT>, const OUT: usize>(
         digests.len().saturating_mul(row_len),
         data.len(),
     )?;
+    let run = |data: &[Goldilocks], digests: &mut [[Goldilocks; OUT]]| {
+        hash_rows_on_this_thread(hasher, data, row_len, digests);
+    };
     if digests.len() < PARALLEL_ROWS || row_len == 0 {
+        run(data, digests);
+    } else {
+        digests
+            .par_chunks_mut(ROWS_PER_TASK)
+            .zip(data.par_chunks(ROWS_PER_TASK * row_len))
+            .for_each(|(digests, data)| run(data, digests));
+    }
+    Ok(())
+}
+
+/// [`hash_rows`] on the calling thread only, for callers that split the work themselves: the
+/// selected backend's native kernel if the hasher has one, else the dispatched packed kernel.
+///
+/// # Panics
+/// Unless `data.len() == digests.len() · row_len`.
+pub fn hash_rows_on_this_thread<H: Hasher<OUT>, const OUT: usize>(
+    hasher: &H,
+    data: &[Goldilocks],
+    row_len: usize,
+    digests: &mut [[Goldilocks; OUT]],
+) {
+    assert_eq!(
+        Some(data.len()),
+        digests.len().checked_mul(row_len),
+        "hash_rows_on_this_thread: data is not digests × row_len"
+    );
+    if !hasher.hash_rows_native(backend(), data, row_len, digests) {
         dispatch(HashRows {
             hasher,
             data,
             row_len,
             digests,
         });
-    } else {
-        digests
-            .par_chunks_mut(ROWS_PER_TASK)
-            .zip(data.par_chunks(ROWS_PER_TASK * row_len))
-            .for_each(|(digests, data)| {
-                dispatch(HashRows {
-                    hasher,
-                    data,
-                    row_len,
-                    digests,
-                })
-            });
     }
-    Ok(())
 }
 
 /// One thread's share of [`hash_rows`].
@@ -368,23 +477,22 @@ pub fn compress_layer<C: Compressor<OUT>, const OUT: usize>(
         2 * parents.len(),
         children.len(),
     )?;
+    let run = |children: &[[Goldilocks; OUT]], parents: &mut [[Goldilocks; OUT]]| {
+        if !compressor.compress_native(backend(), children, parents) {
+            dispatch(CompressLayer {
+                compressor,
+                children,
+                parents,
+            });
+        }
+    };
     if parents.len() < PARALLEL_ROWS {
-        dispatch(CompressLayer {
-            compressor,
-            children,
-            parents,
-        });
+        run(children, parents);
     } else {
         parents
             .par_chunks_mut(ROWS_PER_TASK)
             .zip(children.par_chunks(2 * ROWS_PER_TASK))
-            .for_each(|(parents, children)| {
-                dispatch(CompressLayer {
-                    compressor,
-                    children,
-                    parents,
-                })
-            });
+            .for_each(|(parents, children)| run(children, parents));
     }
     Ok(())
 }

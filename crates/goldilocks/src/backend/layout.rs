@@ -84,3 +84,19 @@ pub(crate) fn ext_as_base_mut(values: &mut [crate::Goldilocks2]) -> &mut [Goldil
         core::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<Goldilocks>(), 2 * values.len())
     }
 }
+
+/// The stored words of a slice of elements (`Goldilocks` is `#[repr(transparent)]` over `u64`).
+#[inline(always)]
+pub(crate) fn words(values: &[Goldilocks]) -> &[u64] {
+    // SAFETY: `Goldilocks` is `#[repr(transparent)]` over `u64`: same size and alignment, so
+    // `len` elements are `len` contiguous, aligned `u64`s for the lifetime of the borrow.
+    unsafe { core::slice::from_raw_parts(values.as_ptr().cast::<u64>(), values.len()) }
+}
+
+/// The stored words of a mutable slice of elements.
+#[inline(always)]
+pub(crate) fn words_mut(values: &mut [Goldilocks]) -> &mut [u64] {
+    // SAFETY: as in `words`; the exclusive borrow is handed on, and every `u64` written through
+    // it is a valid element (any `u64` represents its residue modulo p).
+    unsafe { core::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<u64>(), values.len()) }
+}

@@ -1,0 +1,264 @@
+//! The Arm SVE/SVE2 backend of Aurum: Goldilocks arithmetic and the Poseidon2 permutation on
+//! scalable vectors, one binary for every vector length from 128 to 2048 bits.
+//!
+//! Stable Rust has no SVE intrinsics and cannot pass SVE registers through `asm!`, so the
+//! kernels are C with the Arm C Language Extensions (`arm_sve.h`), compiled by the build
+//! script for aarch64 targets only — twice, with `+sve` and with `+sve2` — and called here
+//! through a small safe API on `u64` slices (any `u64` is a valid Goldilocks representation;
+//! results are canonical). The vector length is read at run time (`cntd`): a kernel call
+//! processes `vector_bits / 64` independent states per pass.
+//!
+//! Everything here returns `false` / `None` where SVE cannot run: on other architectures, on
+//! aarch64 cores without SVE, and in builds whose C compiler lacked SVE support (the build
+//! prints a warning). Callers then use the NEON or portable code paths, which compute the same
+//! values.
+//!
+//! SVE-only cores (Graviton3, A64FX) run the full kernels: SVE already has the predicated
+//! 64×64→high-half multiply (`umulh`) that Goldilocks multiplication needs; SVE2 adds the
+//! unpredicated forms, which spare the compiler register copies (`movprfx`).
+
+use core::fmt;
+use std::sync::OnceLock;
+
+#[cfg(all(target_arch = "aarch64", aurum_sve_kernels))]
+mod ffi;
+
+/// Which instruction set the kernels run with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Flavour {
+    /// SVE (e.g. Graviton3, A64FX).
+    Sve,
+    /// SVE2 (e.g. Graviton4, Axion, Neoverse N2/V2).
+    Sve2,
+}
+
+impl Flavour {
+    /// `"sve"` or `"sve2"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Flavour::Sve => "sve",
+            Flavour::Sve2 => "sve2",
+        }
+    }
+}
+
+impl fmt::Display for Flavour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Whether this CPU implements SVE (whether or not this build has the kernels).
+#[must_use]
+pub fn cpu_has_sve() -> bool {
+    #[cfg(target_arch = "aarch64")]
+    {
+        std::arch::is_aarch64_feature_detected!("sve")
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    {
+        false
+    }
+}
+
+/// Whether this build contains the SVE kernels (aarch64 with an SVE-capable C compiler).
+#[must_use]
+pub const fn kernels_built() -> bool {
+    cfg!(all(target_arch = "aarch64", aurum_sve_kernels))
+}
+
+/// The SVE state of this process, detected once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sve {
+    /// The instruction set the kernels run with (SVE2 where the CPU has it).
+    pub flavour: Flavour,
+    /// 64-bit lanes per vector (`cntd`): 2 at 128 bits … 32 at 2048 bits.
+    pub lanes: usize,
+}
+
+impl Sve {
+    /// The vector length in bits.
+    #[must_use]
+    pub const fn vector_bits(self) -> usize {
+        self.lanes * 64
+    }
+}
+
+/// The SVE kernels this process can run, or `None` (no SVE, not aarch64, or not built).
+#[must_use]
+pub fn detect() -> Option<Sve> {
+    static DETECTED: OnceLock<Option<Sve>> = OnceLock::new();
+    *DETECTED.get_or_init(detect_uncached)
+}
+
+#[cfg(all(target_arch = "aarch64", aurum_sve_kernels))]
+fn detect_uncached() -> Option<Sve> {
+    let flavour = if std::arch::is_aarch64_feature_detected!("sve2") {
+        Flavour::Sve2
+    } else if std::arch::is_aarch64_feature_detected!("sve") {
+        Flavour::Sve
+    } else {
+        return None;
+    };
+    Some(Sve {
+        flavour,
+        lanes: ffi::lanes(flavour),
+    })
+}
+
+#[cfg(not(all(target_arch = "aarch64", aurum_sve_kernels)))]
+fn detect_uncached() -> Option<Sve> {
+    None
+}
+
+/// An element-wise field operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// `a + b`
+    Add,
+    /// `a − b`
+    Sub,
+    /// `a · b`
+    Mul,
+}
+
+/// `out[i] = a[i] op b[i]` in the Goldilocks field (canonical results) with SVE; `false`, with
+/// nothing written, where SVE cannot run.
+///
+/// # Panics
+/// Unless the three slices have the same length.
+pub fn elementwise(op: Op, a: &[u64], b: &[u64], out: &mut [u64]) -> bool {
+    assert!(
+        a.len() == out.len() && b.len() == out.len(),
+        "elementwise: slices of different lengths ({}, {}, {})",
+        a.len(),
+        b.len(),
+        out.len()
+    );
+    #[cfg(all(target_arch = "aarch64", aurum_sve_kernels))]
+    if let Some(sve) = detect() {
+        let op = match op {
+            Op::Add => ffi::Elementwise::Add,
+            Op::Sub => ffi::Elementwise::Sub,
+            Op::Mul => ffi::Elementwise::Mul,
+        };
+        ffi::elementwise(sve.flavour, op, a, b, out);
+        return true;
+    }
+    let _ = op;
+    false
+}
+
+/// The round constants of a Poseidon2 instance with Plonky3's linear layers, in the layout the
+/// kernels read: canonical values, the 8 external rounds' `width` constants each (4 initial,
+/// then 4 terminal) and the 22 internal ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Poseidon2Constants {
+    width: usize,
+    external: Vec<u64>,
+    internal: Vec<u64>,
+}
+
+/// Why a constant table cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConstantsError {
+    /// No kernel for this width.
+    Width(usize),
+    /// A table has the wrong number of entries.
+    Length {
+        /// Which table.
+        table: &'static str,
+        /// Entries required.
+        expected: usize,
+        /// Entries given.
+        found: usize,
+    },
+    /// A constant is not canonical (`≥ p`).
+    NonCanonical(u64),
+}
+
+impl fmt::Display for ConstantsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConstantsError::Width(w) => write!(f, "no SVE Poseidon2 kernel for width {w}"),
+            ConstantsError::Length {
+                table,
+                expected,
+                found,
+            } => write!(f, "{table}: expected {expected} constants, found {found}"),
+            ConstantsError::NonCanonical(x) => write!(f, "constant {x:#x} is not canonical"),
+        }
+    }
+}
+
+impl std::error::Error for ConstantsError {}
+
+/// The Goldilocks modulus.
+const P: u64 = 0xFFFF_FFFF_0000_0001;
+
+impl Poseidon2Constants {
+    /// Checks and stores the constants of width `width` (8, 12 or 16).
+    ///
+    /// # Errors
+    /// A [`ConstantsError`] for another width, wrong table lengths or a non-canonical value.
+    pub fn new(width: usize, external: &[u64], internal: &[u64]) -> Result<Self, ConstantsError> {
+        if !matches!(width, 8 | 12 | 16) {
+            return Err(ConstantsError::Width(width));
+        }
+        for (table, expected, found) in [
+            ("external", 8 * width, external.len()),
+            ("internal", 22, internal.len()),
+        ] {
+            if expected != found {
+                return Err(ConstantsError::Length {
+                    table,
+                    expected,
+                    found,
+                });
+            }
+        }
+        if let Some(&x) = external.iter().chain(internal).find(|&&x| x >= P) {
+            return Err(ConstantsError::NonCanonical(x));
+        }
+        Ok(Self {
+            width,
+            external: external.to_vec(),
+            internal: internal.to_vec(),
+        })
+    }
+
+    /// The state width.
+    #[must_use]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+}
+
+/// Permutes `states.len() / width` consecutive states (state `k` at
+/// `states[k·width..(k+1)·width]`) with Poseidon2 (Plonky3's linear layers) on SVE, leaving
+/// canonical values; `false`, with nothing written, where SVE cannot run.
+///
+/// # Panics
+/// Unless `states.len()` is a multiple of the width.
+pub fn poseidon2_plonky3(constants: &Poseidon2Constants, states: &mut [u64]) -> bool {
+    assert_eq!(
+        states.len() % constants.width,
+        0,
+        "poseidon2_plonky3: {} words are not whole width-{} states",
+        states.len(),
+        constants.width
+    );
+    #[cfg(all(target_arch = "aarch64", aurum_sve_kernels))]
+    if let Some(sve) = detect() {
+        ffi::poseidon2_plonky3(
+            sve.flavour,
+            constants.width,
+            &constants.external,
+            &constants.internal,
+            states,
+        );
+        return true;
+    }
+    false
+}

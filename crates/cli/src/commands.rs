@@ -354,7 +354,22 @@ fn measure(backend: Backend, op: FieldOp, budget: Duration) -> Result<f64, Strin
 pub(crate) fn info(budget: Duration) -> Result<ExitCode, String> {
     let selected = checked_backend()?;
     let supported = Backend::supported();
-    println!("backend: {selected} ({} lanes)", selected.lanes());
+    println!("backend: {}", selected.describe());
+    match (aurum_sve::cpu_has_sve(), aurum_sve::detect()) {
+        (_, Some(sve)) => println!(
+            "sve: {}, {}-bit vectors ({} lanes); selected by default: {}",
+            sve.flavour,
+            sve.vector_bits(),
+            sve.lanes,
+            if aurum_goldilocks::dispatch::sve_preferred() {
+                "yes"
+            } else {
+                "no"
+            }
+        ),
+        (true, None) => println!("sve: the CPU has it, but this build has no SVE kernels"),
+        (false, None) => {}
+    }
     let names: Vec<&str> = supported.iter().map(|b| b.name()).collect();
     println!("supported here: {}", names.join(", "));
     println!("threads: {}", rayon::current_num_threads());

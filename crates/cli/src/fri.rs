@@ -381,6 +381,9 @@ pub(crate) fn prove(args: FriProveArgs, backend: Backend) -> Result<ExitCode, St
 #[derive(Serialize)]
 struct JsonReport<'a> {
     backend: &'a str,
+    /// The SVE vector length in bits when the backend is SVE (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sve_vector_bits: Option<usize>,
     threads: usize,
     preset: &'a str,
     source: String,
@@ -423,6 +426,7 @@ fn print_report(
     if args.json {
         let report = JsonReport {
             backend: backend.name(),
+            sve_vector_bits: backend.sve().map(|sve| sve.vector_bits()),
             threads,
             preset: statement.preset.name(),
             source: source.describe(),
@@ -454,7 +458,7 @@ fn print_report(
         return;
     }
     let ms = |d: Duration| format!("{:9.1} ms", d.as_secs_f64() * 1e3);
-    println!("backend:      {backend} ({} lanes)", backend.lanes());
+    println!("backend:      {}", backend.describe());
     println!("threads:      {threads}");
     println!(
         "matrix:       {} rows × {} columns, {}",

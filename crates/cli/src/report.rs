@@ -27,6 +27,9 @@ pub(crate) struct Report {
 #[derive(Serialize)]
 struct JsonReport<'a> {
     backend: &'a str,
+    /// The SVE vector length in bits when the backend is SVE (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sve_vector_bits: Option<usize>,
     threads: usize,
     preset: &'a str,
     source: &'a str,
@@ -60,6 +63,7 @@ impl Report {
         if json {
             let report = JsonReport {
                 backend: self.backend.name(),
+                sve_vector_bits: self.backend.sve().map(|sve| sve.vector_bits()),
                 threads: self.threads,
                 preset: self.preset,
                 source: &self.source,
@@ -80,11 +84,7 @@ impl Report {
             );
             return;
         }
-        println!(
-            "backend:     {} ({} lanes)",
-            self.backend,
-            self.backend.lanes()
-        );
+        println!("backend:     {}", self.backend.describe());
         println!("threads:     {}", self.threads);
         println!("matrix:      {rows} rows × {cols} columns, {}", self.source);
         println!("preset:      {}", self.preset);

@@ -39,7 +39,8 @@ pub const BATCH_SIZES: [usize; 3] = [1, 2, 4];
 /// [`Permutation::batch_size`] returns): measured per permutation, overridable for benchmarks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BatchTable {
-    /// Indexed like `Backend::ALL`: scalar, avx2, avx512, neon.
+    /// Indexed like the first four of `Backend::ALL`: scalar, avx2, avx512, neon (SVE uses
+    /// NEON's entry, see [`BatchTable::get`]).
     per_backend: [usize; 4],
 }
 

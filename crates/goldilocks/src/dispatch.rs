@@ -175,8 +175,8 @@ impl Backend {
     pub fn best_supported() -> Backend {
         Self::supported()
             .into_iter()
-            .filter(|&b| b != Backend::Sve || sve_preferred())
-            .last()
+            .rev()
+            .find(|&b| b != Backend::Sve || sve_preferred())
             .expect("the scalar backend is always supported")
     }
 }

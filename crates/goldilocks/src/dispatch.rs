@@ -175,8 +175,7 @@ impl Backend {
     pub fn best_supported() -> Backend {
         Self::supported()
             .into_iter()
-            .filter(|&b| b != Backend::Sve || sve_preferred())
-            .last()
+            .rfind(|&b| b != Backend::Sve || sve_preferred())
             .expect("the scalar backend is always supported")
     }
 }

@@ -7,7 +7,7 @@
 //! SVE, builds without the C kernels): a `harness = false` binary on `libtest-mimic`.
 
 use aurum_goldilocks::{Backend, Goldilocks, P};
-use aurum_poseidon::constants::WIDTH;
+use aurum_poseidon::constants::{ROUND_CONSTANTS, WIDTH, mds_matrix};
 use aurum_poseidon::{Digest, HashNoPad, HashOrNoop, LinearHash, Poseidon, TwoToOne};
 use aurum_symmetric::{Compressor, Hasher, Permutation};
 use libtest_mimic::{Arguments, Trial};
@@ -160,6 +160,77 @@ fn known_answers() -> Result<(), String> {
     Ok(())
 }
 
+/// `7⁻¹ mod (p − 1)`: `x ↦ x^INV7` undoes the S-box.
+fn inverse_of_seven() -> u64 {
+    let modulus = i128::from(P - 1);
+    let (mut r0, mut r1, mut t0, mut t1) = (modulus, 7i128, 0i128, 1i128);
+    while r1 != 0 {
+        let q = r0 / r1;
+        (r0, r1) = (r1, r0 - q * r1);
+        (t0, t1) = (t1, t0 - q * t1);
+    }
+    assert_eq!(r0, 1, "7 is invertible mod p − 1");
+    u64::try_from(t0.rem_euclid(modulus)).expect("below p − 1")
+}
+
+/// The kernel folds an MDS output `L + H·2^32` (`L`, `H` the coefficient sums of the words'
+/// low and high 32-bit halves) as `(H << 32) + (L + (H >> 32)·EPS)`, and that sum wraps past
+/// 2^64 only when `H mod 2^32` is within a few hundred of 2^32: about once in 2^22 outputs of
+/// random states, so the other tests may never take it. Here the words entering the first MDS
+/// layer are chosen (through the inverse S-box and round 0's constants) to take it in one
+/// row per state, every row in turn; the words are `h·2^32 + 2^32 − 1` with `h < 2^32 − 1`,
+/// canonical and ≥ 2^32 − 1, so the S-box hands over exactly these words.
+fn mds_fold_wrap() -> Result<(), String> {
+    const EPS: u64 = 0xFFFF_FFFF;
+    let m = mds_matrix();
+    let inv7 = inverse_of_seven();
+    let perm = Poseidon::new();
+    let mut rng = StdRng::seed_from_u64(6);
+    let mut states = Vec::new();
+    while states.len() < 120 {
+        let row = states.len() % WIDTH;
+        let mut h: [u64; WIDTH] = core::array::from_fn(|_| rng.random_range(0..EPS));
+        // An odd coefficient of the row is invertible mod 2^32: solve for its word's half so
+        // that H = Σ m[row][j]·h[j] ≡ 2^32 − 1 (mod 2^32).
+        let odd: Vec<usize> = (0..WIDTH).filter(|&j| m[row][j] % 2 == 1).collect();
+        let j0 = odd[rng.random_range(0..odd.len())];
+        let rest = (0..WIDTH)
+            .filter(|&j| j != j0)
+            .fold(0u32, |acc, j| acc.wrapping_add((m[row][j] * h[j]) as u32));
+        let c = m[row][j0] as u32;
+        let mut inverse = c; // Newton's iteration for c⁻¹ mod 2^32
+        for _ in 0..5 {
+            inverse = inverse.wrapping_mul(2u32.wrapping_sub(c.wrapping_mul(inverse)));
+        }
+        h[j0] = u64::from(u32::MAX.wrapping_sub(rest).wrapping_mul(inverse));
+        if h[j0] == EPS {
+            continue;
+        }
+        let words = h.map(|h| (h << 32) | EPS);
+        // The model of the fold: this row wraps.
+        let low: u64 = (0..WIDTH).map(|j| m[row][j] * (words[j] & EPS)).sum();
+        let high: u64 = (0..WIDTH).map(|j| m[row][j] * (words[j] >> 32)).sum();
+        let (_, wraps) = (high << 32).overflowing_add(low + (high >> 32) * EPS);
+        assert!(wraps, "row {row}: the chosen words take the wrap");
+        let state: State = core::array::from_fn(|j| {
+            Goldilocks::from_u64(words[j]).exp_u64(inv7) - Goldilocks::from_u64(ROUND_CONSTANTS[j])
+        });
+        debug_assert!((0..WIDTH).all(|j| {
+            (state[j] + Goldilocks::from_u64(ROUND_CONSTANTS[j])).exp7()
+                == Goldilocks::from_u64(words[j])
+        }));
+        states.push(state);
+    }
+    let expected: Vec<State> = states.iter().map(|s| perm.permuted(*s)).collect();
+    if !perm.permute_native(Backend::Sve, &mut states) {
+        return Err("the SVE kernel did not run".into());
+    }
+    match (0..states.len()).find(|&k| states[k] != expected[k]) {
+        Some(k) => Err(format!("state {k} (wrap in row {}) differs", k % WIDTH)),
+        None => Ok(()),
+    }
+}
+
 const ROW_LENS: [usize; 9] = [0, 1, 3, 4, 5, 8, 9, 12, 17];
 const ROW_COUNTS: [usize; 7] = [1, 2, 63, 64, 65, 129, 200];
 
@@ -275,9 +346,10 @@ type Check = fn() -> Result<(), String>;
 fn main() {
     let args = Arguments::from_args();
     let sve = aurum_sve::detect();
-    let tests: [(&str, Check); 8] = [
+    let tests: [(&str, Check); 9] = [
         ("sve_poseidon_w12_equals_scalar", permutation),
         ("sve_poseidon_known_answers", known_answers),
+        ("sve_poseidon_mds_fold_wrap", mds_fold_wrap),
         ("sve_hash_no_pad_equals_scalar", hash_no_pad),
         ("sve_hash_or_noop_equals_scalar", hash_or_noop),
         ("sve_linear_hash_equals_scalar", linear_hash),

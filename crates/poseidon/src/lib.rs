@@ -58,6 +58,15 @@
 //! cross-lane shuffles in every MDS and of vector-latency multiplications on the partial
 //! rounds' chain.
 //!
+//! # SVE
+//!
+//! On [`Backend::Sve`] the bulk paths (`permute_many`, every hash mode's `hash_rows`,
+//! `compress_layer`) run the C/ACLE kernel of `aurum-sve` through
+//! [`Permutation::permute_native`]: the same fast form on `svcntd()` states per vector pass,
+//! with the full rounds' MDS in plonky2's frequency-domain form on 32-bit halves, and the
+//! constants of [`FastConstants`] passed as one table ([`aurum_sve::poseidon_table`]). About
+//! 18.6k executed instructions per pass at every vector length (GCC 12, SVE and SVE2 alike).
+//!
 //! # Hash modes
 //!
 //! See [`hash`]: plonky2's `hash_no_pad`, `hash_or_noop` and `two_to_one`, and Polygon's

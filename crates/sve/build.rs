@@ -11,7 +11,7 @@
 
 use std::env;
 
-const SOURCES: [&str; 2] = ["csrc/field.c", "csrc/poseidon2.c"];
+const SOURCES: [&str; 3] = ["csrc/field.c", "csrc/poseidon.c", "csrc/poseidon2.c"];
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(aurum_sve_kernels)");

@@ -175,8 +175,7 @@ impl Backend {
     pub fn best_supported() -> Backend {
         Self::supported()
             .into_iter()
-            .rev()
-            .find(|&b| b != Backend::Sve || sve_preferred())
+            .rfind(|&b| b != Backend::Sve || sve_preferred())
             .expect("the scalar backend is always supported")
     }
 }

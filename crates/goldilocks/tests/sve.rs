@@ -29,7 +29,10 @@ const DANGER: [u64; 16] = [
     0x0000_0001_FFFF_FFFF,
 ];
 
-const OPS: [(aurum_sve::Op, fn(Goldilocks, Goldilocks) -> Goldilocks); 3] = [
+/// The field operation each SVE kernel must agree with.
+type Reference = fn(Goldilocks, Goldilocks) -> Goldilocks;
+
+const OPS: [(aurum_sve::Op, Reference); 3] = [
     (aurum_sve::Op::Add, |a, b| a + b),
     (aurum_sve::Op::Sub, |a, b| a - b),
     (aurum_sve::Op::Mul, |a, b| a * b),

@@ -114,10 +114,13 @@ fn horizen_labs_declines() -> Result<(), String> {
     Ok(())
 }
 
+/// A test body: `Err` carries the failure message.
+type Check = fn() -> Result<(), String>;
+
 fn main() {
     let args = Arguments::from_args();
     let sve = aurum_sve::detect();
-    let tests: [(&str, fn() -> Result<(), String>); 5] = [
+    let tests: [(&str, Check); 5] = [
         ("sve_poseidon2_w8_equals_scalar", permutation::<8>),
         ("sve_poseidon2_w12_equals_scalar", permutation::<12>),
         ("sve_poseidon2_w16_equals_scalar", permutation::<16>),

@@ -90,14 +90,16 @@ static inline gl_t gl_sub(gl_t a, gl_t b) {
 /* hi * 2^64 + lo mod p. With hi = hh * 2^32 + hl: 2^64 = EPS and 2^96 = -1 (mod p), so the
  * value is lo - hh + hl * EPS, and hl * EPS = (hi << 32) - hl (the high bits of hi shift out).
  * lo - hh borrows only when lo < hh < 2^32, and then lo - hh + 2^64 - EPS does not borrow
- * again; t0 + t1 carries at most once (t1 <= (2^32 - 1)^2). 10 instructions. */
+ * again; t0 + t1 carries at most once (t1 <= (2^32 - 1)^2). hl is taken as
+ * (hi << 32) >> 32: SVE's shifts by an immediate have constructive forms, its AND with an
+ * immediate only a destructive one (a register copy, movprfx, to keep hi). 10 instructions. */
 static inline gl_t gl_reduce128(gl_t hi, gl_t lo) {
     gl_t hh = svlsr_n_u64_x(GL_PT, hi, 32);
     svbool_t borrow = svcmplt_u64(GL_PT, lo, hh);
     gl_t t0 = svsub_u64_x(GL_PT, lo, hh);
     t0 = svsub_n_u64_m(borrow, t0, GL_EPS);
-    gl_t hl = svand_n_u64_x(GL_PT, hi, GL_EPS);
-    gl_t t1 = svsub_u64_x(GL_PT, svlsl_n_u64_x(GL_PT, hi, 32), hl);
+    gl_t hl_high = svlsl_n_u64_x(GL_PT, hi, 32);
+    gl_t t1 = svsub_u64_x(GL_PT, hl_high, svlsr_n_u64_x(GL_PT, hl_high, 32));
     gl_t r = svadd_u64_x(GL_PT, t0, t1);
     svbool_t carry = svcmplt_u64(GL_PT, r, t1);
     return svadd_n_u64_m(carry, r, GL_EPS);

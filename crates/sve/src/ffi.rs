@@ -8,7 +8,7 @@ use crate::Flavour;
 /// Declares one flavour's symbols (`aurum_sve_*` or `aurum_sve2_*`, the same C compiled with
 /// `+sve` or `+sve2`).
 macro_rules! declare {
-    ($module:ident, $lanes:ident, $add:ident, $sub:ident, $mul:ident, $p8:ident, $p12:ident, $p16:ident) => {
+    ($module:ident, $lanes:ident, $add:ident, $sub:ident, $mul:ident, $p8:ident, $p12:ident, $p16:ident, $poseidon:ident) => {
         mod $module {
             unsafe extern "C" {
                 pub(super) fn $lanes() -> usize;
@@ -18,6 +18,7 @@ macro_rules! declare {
                 pub(super) fn $p8(ext: *const u64, int: *const u64, states: *mut u64, n: usize);
                 pub(super) fn $p12(ext: *const u64, int: *const u64, states: *mut u64, n: usize);
                 pub(super) fn $p16(ext: *const u64, int: *const u64, states: *mut u64, n: usize);
+                pub(super) fn $poseidon(constants: *const u64, states: *mut u64, n: usize);
             }
         }
     };
@@ -31,7 +32,8 @@ declare!(
     aurum_sve_mul_slices,
     aurum_sve_poseidon2_plonky3_w8,
     aurum_sve_poseidon2_plonky3_w12,
-    aurum_sve_poseidon2_plonky3_w16
+    aurum_sve_poseidon2_plonky3_w16,
+    aurum_sve_poseidon_plonky2_w12
 );
 declare!(
     sve2,
@@ -41,7 +43,8 @@ declare!(
     aurum_sve2_mul_slices,
     aurum_sve2_poseidon2_plonky3_w8,
     aurum_sve2_poseidon2_plonky3_w12,
-    aurum_sve2_poseidon2_plonky3_w16
+    aurum_sve2_poseidon2_plonky3_w16,
+    aurum_sve2_poseidon_plonky2_w12
 );
 
 /// 64-bit lanes per vector.
@@ -132,6 +135,32 @@ pub(crate) fn poseidon2_plonky3(
             (Flavour::Sve2, 8) => sve2::aurum_sve2_poseidon2_plonky3_w8(ext, int, st, n),
             (Flavour::Sve2, 12) => sve2::aurum_sve2_poseidon2_plonky3_w12(ext, int, st, n),
             (Flavour::Sve2, _) => sve2::aurum_sve2_poseidon2_plonky3_w16(ext, int, st, n),
+        }
+    }
+}
+
+/// plonky2's Poseidon (width 12) on `states.len() / 12` consecutive states.
+///
+/// # Panics
+/// Unless `constants.len()` is [`crate::poseidon_table::LEN`] and `states.len()` a multiple
+/// of 12.
+pub(crate) fn poseidon_plonky2(flavour: Flavour, constants: &[u64], states: &mut [u64]) {
+    assert_eq!(
+        constants.len(),
+        crate::poseidon_table::LEN,
+        "the Poseidon constant table"
+    );
+    assert_eq!(states.len() % 12, 0, "whole states");
+    let n = states.len() / 12;
+    let (c, st) = (constants.as_ptr(), states.as_mut_ptr());
+    // SAFETY: detected instruction set (see `lanes`); the C code reads the
+    // `poseidon_table::LEN` constants of the table (checked above) at fixed offsets below that
+    // length, and gathers/scatters words `12k + j` for k < n, j < 12 of `states` under the
+    // active-lane predicate: all within `states.len() = 12n`.
+    unsafe {
+        match flavour {
+            Flavour::Sve => sve::aurum_sve_poseidon_plonky2_w12(c, st, n),
+            Flavour::Sve2 => sve2::aurum_sve2_poseidon_plonky2_w12(c, st, n),
         }
     }
 }

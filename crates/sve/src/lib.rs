@@ -1,5 +1,6 @@
-//! The Arm SVE/SVE2 backend of Aurum: Goldilocks arithmetic and the Poseidon2 permutation on
-//! scalable vectors, one binary for every vector length from 128 to 2048 bits.
+//! The Arm SVE/SVE2 backend of Aurum: Goldilocks arithmetic, the Poseidon2 permutation
+//! (Plonky3's layers) and plonky2's Poseidon permutation on scalable vectors, one binary for
+//! every vector length from 128 to 2048 bits.
 //!
 //! Stable Rust has no SVE intrinsics and cannot pass SVE registers through `asm!`, so the
 //! kernels are C with the Arm C Language Extensions (`arm_sve.h`), compiled by the build
@@ -260,5 +261,97 @@ pub fn poseidon2_plonky3(constants: &Poseidon2Constants, states: &mut [u64]) -> 
         );
         return true;
     }
+    false
+}
+
+/// The layout of the constant table of plonky2's Poseidon kernel (`csrc/poseidon.c`): offsets
+/// into one flat table of canonical values, taken from `aurum_poseidon::FastConstants`.
+pub mod poseidon_table {
+    /// State width.
+    pub const WIDTH: usize = 12;
+    /// Partial rounds.
+    pub const PARTIAL_ROUNDS: usize = 22;
+    /// The round constants of the 8 full rounds (0–3, then 26–29), `WIDTH` each:
+    /// `FastConstants::full`.
+    pub const FULL: usize = 0;
+    /// The 22 constants added to `state[0]` before the partial rounds' S-boxes:
+    /// `FastConstants::partial`.
+    pub const PARTIAL: usize = FULL + 8 * WIDTH;
+    /// Rows 1–11 of the linear layer of round 3, `WIDTH` each:
+    /// `FastConstants::first_partial_matrix`.
+    pub const FIRST_PARTIAL_MATRIX: usize = PARTIAL + PARTIAL_ROUNDS;
+    /// Per partial round, the 11-element row over `state[1..]`: `FastConstants::partial_rows`.
+    pub const PARTIAL_ROWS: usize = FIRST_PARTIAL_MATRIX + (WIDTH - 1) * WIDTH;
+    /// Per partial round, the 11-element column added to `state[1..]`:
+    /// `FastConstants::partial_cols`.
+    pub const PARTIAL_COLS: usize = PARTIAL_ROWS + PARTIAL_ROUNDS * (WIDTH - 1);
+    /// The table's length (734).
+    pub const LEN: usize = PARTIAL_COLS + PARTIAL_ROUNDS * (WIDTH - 1);
+}
+
+// The offsets the C kernel has compiled in (`PC_*` in csrc/poseidon.c).
+const _: () = assert!(
+    poseidon_table::PARTIAL == 96
+        && poseidon_table::FIRST_PARTIAL_MATRIX == 118
+        && poseidon_table::PARTIAL_ROWS == 250
+        && poseidon_table::PARTIAL_COLS == 492
+        && poseidon_table::LEN == 734
+);
+
+/// The constants of plonky2's Poseidon (width 12) in the layout of the kernel, see
+/// [`poseidon_table`]: checked to have the right length and canonical values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoseidonConstants {
+    table: Vec<u64>,
+}
+
+impl PoseidonConstants {
+    /// Checks and stores a table laid out as [`poseidon_table`] describes.
+    ///
+    /// # Errors
+    /// [`ConstantsError::Length`] unless the table has [`poseidon_table::LEN`] entries,
+    /// [`ConstantsError::NonCanonical`] for a value `≥ p`.
+    pub fn new(table: &[u64]) -> Result<Self, ConstantsError> {
+        if table.len() != poseidon_table::LEN {
+            return Err(ConstantsError::Length {
+                table: "poseidon",
+                expected: poseidon_table::LEN,
+                found: table.len(),
+            });
+        }
+        if let Some(&x) = table.iter().find(|&&x| x >= P) {
+            return Err(ConstantsError::NonCanonical(x));
+        }
+        Ok(Self {
+            table: table.to_vec(),
+        })
+    }
+
+    /// The table.
+    #[must_use]
+    pub fn table(&self) -> &[u64] {
+        &self.table
+    }
+}
+
+/// Permutes `states.len() / 12` consecutive states (state `k` at `states[12k..12k + 12]`)
+/// with plonky2's Poseidon on SVE, leaving canonical values; `false`, with nothing written,
+/// where SVE cannot run.
+///
+/// # Panics
+/// Unless `states.len()` is a multiple of 12.
+pub fn poseidon_plonky2(constants: &PoseidonConstants, states: &mut [u64]) -> bool {
+    assert_eq!(
+        states.len() % poseidon_table::WIDTH,
+        0,
+        "poseidon_plonky2: {} words are not whole width-12 states",
+        states.len()
+    );
+    #[cfg(all(target_arch = "aarch64", aurum_sve_kernels))]
+    if let Some(sve) = detect() {
+        ffi::poseidon_plonky2(sve.flavour, &constants.table, states);
+        return true;
+    }
+    let _ = constants;
     false
 }

@@ -1,63 +1,46 @@
 #!/usr/bin/env bash
 # Cross-build the workspace for aarch64-unknown-linux-gnu and run its tests under qemu, so the
-# NEON backend is really exercised (and the SVE-capable CPU models too).
+# NEON backend and the SVE-capable CPU models are really exercised.
 #
-# Installs what it needs when missing (Debian bookworm packages only; rustup downloads
-# nothing): rustc-web (a Debian rustc with an aarch64 std), libstd-rust-web-dev:arm64,
-# gcc-aarch64-linux-gnu + libc6-dev-arm64-cross (linker), qemu-user-static (runner),
-# rust-web-clippy (lints the aarch64-only code, which an x86 clippy never sees).
-# The linker and runner are set in .cargo/config.toml. The Debian compiler is used only for
-# these commands (RUSTC/RUSTDOC below); plain `cargo` stays on the pinned rustup toolchain.
+# Installs what it needs when missing (scripts/aarch64-toolchain.sh: Debian bookworm packages
+# only; rustup downloads nothing): rustc-web (a Debian rustc with an aarch64 std),
+# gcc-aarch64-linux-gnu (linker), qemu-user-static (runner), rust-web-clippy (lints the
+# aarch64-only code, which an x86 clippy never sees). The linker and runner are set in
+# .cargo/config.toml. The Debian compiler is used only for these commands (RUSTC/RUSTDOC
+# below); plain `cargo` stays on the pinned rustup toolchain.
 #
 # Usage: scripts/test-aarch64.sh [extra cargo test args...]
-#   AURUM_QEMU_CPUS  space-separated qemu CPU models to run under
-#                    (default: "max,sve-default-vector-length=16 max,sve-default-vector-length=64 cortex-a72":
-#                    NEON with SVE at 128 and 512 bits, and a NEON-only core)
+#   AURUM_QEMU_CPUS  space-separated qemu CPU models: run only the lines of RUNS below whose
+#                    model is listed (a model not in RUNS runs once, with no expectations)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
+# ---- What runtime backend selection must pick on each emulated CPU ------------------------
+# One `cargo test --workspace` under qemu per line, in this order. Columns:
+#   QEMU_CPU               qemu's -cpu (sve-default-vector-length is in BYTES: 16 = 128 bits)
+#   AURUM_BACKEND          forced backend for the run, or "-" (unset: runtime selection)
+#   AURUM_EXPECT_BACKEND   the backend aurum_goldilocks::backend() must select in that run
+#   AURUM_EXPECT_SVE_BITS  the SVE vector length of the CPU as the backend must detect it,
+#                          in bits, or "none" (the CPU has no SVE)
+# The last two are exported to the tests (qemu passes the environment through); a test that
+# finds them unset is not running under this table and checks nothing. A line that forces a
+# backend this tree does not have yet (an unknown AURUM_BACKEND name) is skipped, loudly.
+RUNS=(
+  # QEMU_CPU                           AURUM_BACKEND  EXPECT_BACKEND  EXPECT_SVE_BITS
+  "max,sve-default-vector-length=16    -              neon            128"  # SVE at 128 bits is no wider than NEON
+  "max,sve-default-vector-length=16    sve            sve             128"  # ... but its SVE code must work there too
+  "max,sve-default-vector-length=32    -              sve             256"
+  "max,sve-default-vector-length=64    -              sve             512"
+  "max,sve-default-vector-length=256   -              sve             2048"
+  "a64fx                               -              sve             512"  # SVE without SVE2
+  "cortex-a72                          -              neon            none" # no SVE at all
+)
+
 log() { echo "test-aarch64: $*"; }
 die() { echo "test-aarch64: ERROR: $*" >&2; exit 1; }
 
-PKGS=(rustc-web libstd-rust-web-dev:arm64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static rust-web-clippy)
-
-installed() {
-  local p st
-  for p in "$@"; do
-    st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-    [ "$st" = "installed" ] || return 1
-  done
-}
-
-install_toolchain() {
-  command -v apt-get >/dev/null || die "needs a Debian system with apt-get to install ${PKGS[*]}"
-  local sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || die "run as root (or install sudo) to install ${PKGS[*]}"
-    sudo="sudo"
-  fi
-  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-    log "adding foreign architecture arm64"
-    $sudo dpkg --add-architecture arm64
-  fi
-  log "apt-get update"
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -q >/tmp/aurum-aarch64-apt.log 2>&1 \
-    || { tail -20 /tmp/aurum-aarch64-apt.log >&2; die "apt-get update failed"; }
-  log "apt-get install ${PKGS[*]}"
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 -o Dpkg::Options::=--force-confold \
-      install -y -q --no-install-recommends "${PKGS[@]}" >>/tmp/aurum-aarch64-apt.log 2>&1 \
-    || { tail -30 /tmp/aurum-aarch64-apt.log >&2; die "apt-get install failed"; }
-  installed "${PKGS[@]}" || die "packages still missing after apt-get install"
-}
-
-if ! installed "${PKGS[@]}"; then
-  install_toolchain
-fi
-[ -x /usr/bin/rustc ] && [ -x /usr/bin/rustdoc ] || die "/usr/bin/rustc or rustdoc missing (rustc-web)"
-ls /usr/lib/rustlib/aarch64-unknown-linux-gnu/lib/libcore-*.rlib >/dev/null 2>&1 \
-  || die "no aarch64 std under /usr/lib/rustlib (libstd-rust-web-dev:arm64)"
-command -v qemu-aarch64-static >/dev/null || die "qemu-aarch64-static missing"
+scripts/aarch64-toolchain.sh
 
 export RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc
 # Tests that start the `aurum` binary run it through the emulator too (there is no binfmt_misc).
@@ -69,9 +52,50 @@ log "using $($RUSTC -V)"
 log "clippy for aarch64 (NEON code)"
 /usr/bin/cargo-clippy clippy --workspace --all-targets --target aarch64-unknown-linux-gnu -- -D warnings
 
-CPUS=${AURUM_QEMU_CPUS:-"max,sve-default-vector-length=16 max,sve-default-vector-length=64 cortex-a72"}
-for cpu in $CPUS; do
-  log "cargo test --workspace --target aarch64-unknown-linux-gnu under qemu -cpu $cpu"
-  QEMU_CPU="$cpu" cargo test --workspace --target aarch64-unknown-linux-gnu "$@"
+# The selected lines of RUNS (all, or those whose model is in AURUM_QEMU_CPUS).
+selected=()
+if [ -n "${AURUM_QEMU_CPUS:-}" ]; then
+  for cpu in $AURUM_QEMU_CPUS; do
+    found=0
+    for run in "${RUNS[@]}"; do
+      read -r c _ <<<"$run"
+      if [ "$c" = "$cpu" ]; then selected+=("$run"); found=1; fi
+    done
+    [ "$found" = 1 ] || selected+=("$cpu - - -")
+  done
+else
+  selected=("${RUNS[@]}")
+fi
+
+# Whether this tree's aurum_goldilocks knows backend NAME: ask the `aurum` binary the test
+# build made (tests of aurum-cli start it) under the given CPU.
+backend_known() {
+  local cpu=$1 name=$2 bin=$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/debug/aurum out
+  if [ ! -x "$bin" ]; then
+    cargo build -q --target aarch64-unknown-linux-gnu -p aurum-cli --bin aurum
+  fi
+  [ -x "$bin" ] || die "no $bin to ask whether backend '$name' exists"
+  if out=$(AURUM_BACKEND=$name QEMU_CPU=$cpu qemu-aarch64-static "$bin" info --millis 1 2>&1 >/dev/null); then
+    return 0
+  fi
+  case "$out" in *"unknown backend"*) return 1 ;; *) return 0 ;; esac # other errors: let the tests say
+}
+
+started=$SECONDS
+for run in "${selected[@]}"; do
+  read -r cpu force expect bits <<<"$run"
+  envs=()
+  unset_backend=(-u AURUM_BACKEND) # runtime selection, whatever the caller's shell has set
+  [ "$force" = - ] || { envs+=("AURUM_BACKEND=$force"); unset_backend=(); }
+  [ "$expect" = - ] || envs+=("AURUM_EXPECT_BACKEND=$expect")
+  [ "$bits" = - ] || envs+=("AURUM_EXPECT_SVE_BITS=$bits")
+  if [ "$force" != - ] && ! backend_known "$cpu" "$force"; then
+    log "SKIPPED: -cpu $cpu with AURUM_BACKEND=$force: this tree has no '$force' backend yet"
+    continue
+  fi
+  log "cargo test --workspace --target aarch64-unknown-linux-gnu under qemu -cpu $cpu ${envs[*]}"
+  t=$SECONDS
+  env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" cargo test --workspace --target aarch64-unknown-linux-gnu "$@"
+  log "-cpu $cpu ${envs[*]}: passed in $((SECONDS - t)) s"
 done
-log "all aarch64 runs passed"
+log "all aarch64 runs passed ($((SECONDS - started)) s of tests after clippy)"

@@ -60,6 +60,7 @@ COLUMNS=(
   "sve2-256|SVE2 VL256|qemu-aarch64|max,sve-default-vector-length=32|sve|sve=256"
   "sve2-512|SVE2 VL512|qemu-aarch64|max,sve-default-vector-length=64|sve|sve=512"
   "sve2-2048|SVE2 VL2048|qemu-aarch64|max,sve-default-vector-length=256|sve|sve=2048"
+  "sve-a64fx-256|SVE VL256 (A64FX)|qemu-aarch64|a64fx,sve256=on|sve|sve=256"
   "sve-a64fx|SVE VL512 (A64FX)|qemu-aarch64|a64fx|sve|sve=512"
   "x86-scalar|x86-64 scalar|qemu-x86_64|max|scalar|sve=none"
   "x86-avx2|x86-64 AVX2|qemu-x86_64|max|avx2|sve=none"
@@ -97,8 +98,10 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 case "$TMP" in *,*) die "temporary directory $TMP contains a comma" ;; esac
 
-# run COLUMN KERNEL ITERS: one counted run. Sets RUN_COUNT, RUN_SUM (checksum), RUN_UNITS;
-# on a run that cannot count, returns 1 with the reason in RUN_ERR.
+# run COLUMN KERNEL ITERS: one counted run. Sets RUN_COUNT, RUN_SUM (checksum), RUN_UNITS.
+# Returns 1 with the reason in RUN_ERR only when the workload refuses the column's backend
+# (unknown to this build, or not on this CPU model); any other failure (a crash, SIGILL, a
+# qemu error) stops the script.
 run() {
   local col=$1 kernel=$2 iters=$3 line qemu cpu backend sve bin info
   line=$(column_line "$col")
@@ -110,11 +113,14 @@ run() {
     *) RUN_ERR="not countable"; return 1 ;;
   esac
   rm -f "$TMP/count"
-  if ! env -i RAYON_NUM_THREADS=1 AURUM_BACKEND="$backend" "$(command -v "$qemu")" -cpu "$cpu" \
-      -plugin "$PLUGIN,out=$TMP/count" "$bin" "$kernel" "$iters" >"$TMP/stdout" 2>"$TMP/stderr"; then
-    RUN_ERR=$(grep -v '^insn-count: ' "$TMP/stderr" | head -2 | tr '\n' ' ' | sed 's/ *$//')
-    [ -n "$RUN_ERR" ] || RUN_ERR="the workload failed without a message"
-    return 1
+  local rc=0
+  env -i RAYON_NUM_THREADS=1 AURUM_BACKEND="$backend" "$(command -v "$qemu")" -cpu "$cpu" \
+    -plugin "$PLUGIN,out=$TMP/count" "$bin" "$kernel" "$iters" >"$TMP/stdout" 2>"$TMP/stderr" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    RUN_ERR=$(grep '^insn-workload: AURUM_BACKEND: ' "$TMP/stderr" | head -1 || true)
+    [ "$rc" -eq 2 ] && [ -n "$RUN_ERR" ] && return 1
+    cat "$TMP/stderr" >&2
+    die "$qemu -cpu $cpu, AURUM_BACKEND=$backend: '$kernel $iters' failed with exit status $rc"
   fi
   info=$(grep '^insn-workload: ' "$TMP/stderr" || true)
   case "$info" in
@@ -289,7 +295,7 @@ git diff --quiet HEAD 2>/dev/null || commit+=" + local changes"
   done
   echo
   echo "Columns: \`qemu-aarch64 -cpu max,sve=off\` with AURUM_BACKEND=neon; \`-cpu max,sve-default-vector-length=16/32/64/256\`"
-  echo "(VL 128/256/512/2048 bits) and \`-cpu a64fx\` (SVE without SVE2, VL 512) with AURUM_BACKEND=sve;"
+  echo "(VL 128/256/512/2048 bits) and \`-cpu a64fx,sve256=on\` / \`-cpu a64fx\` (SVE without SVE2, VL 256 / 512) with AURUM_BACKEND=sve;"
   echo "\`qemu-x86_64 -cpu max\` with AURUM_BACKEND=scalar / avx2. Each cell is the difference of two runs"
   echo "(k and 2k iterations) divided by k x units; NTT butterflies = rows/2 x log2(rows) x columns"
   echo "= 2^15 x 16 x 8 per transform. An SVE instruction counts 1 at any vector length: this is an"

@@ -10,6 +10,9 @@
 # below); plain `cargo` stays on the pinned rustup toolchain.
 #
 # Usage: scripts/test-aarch64.sh [extra cargo test args...]
+#   Without extra args every line of RUNS runs the unit and integration tests
+#   (--lib --bins --tests); the doctests run once, under the first; the examples are checked by
+#   clippy --all-targets, not built. With extra args each line runs `cargo test --workspace ARGS`.
 #   AURUM_QEMU_CPUS  space-separated qemu CPU models: run only the lines of RUNS below whose
 #                    model is listed (a model not in RUNS runs once, with no expectations)
 set -euo pipefail
@@ -47,6 +50,9 @@ export RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc
 export AURUM_TEST_RUNNER=qemu-aarch64-static
 # A separate target dir: the Debian rustc is a different compiler from the pinned one.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/aarch64-cross"
+# The cross build keeps line tables (file:line in panics and backtraces) but not full debug
+# info: less to generate and link, for a build that is only run, never stepped through.
+export CARGO_PROFILE_TEST_DEBUG=line-tables-only
 log "using $($RUSTC -V)"
 
 log "clippy for aarch64 (NEON code)"
@@ -68,6 +74,7 @@ else
 fi
 
 started=$SECONDS
+doc_done=0
 for run in "${selected[@]}"; do
   read -r cpu force expect bits <<<"$run"
   envs=()
@@ -75,9 +82,18 @@ for run in "${selected[@]}"; do
   [ "$force" = - ] || { envs+=("AURUM_BACKEND=$force"); unset_backend=(); }
   [ "$expect" = - ] || envs+=("AURUM_EXPECT_BACKEND=$expect")
   [ "$bits" = - ] || envs+=("AURUM_EXPECT_SVE_BITS=$bits")
-  log "cargo test --workspace --target aarch64-unknown-linux-gnu under qemu -cpu $cpu ${envs[*]}"
+  selection=("$@")
+  [ $# -gt 0 ] || selection=(--lib --bins --tests)
+  log "cargo test --workspace ${selection[*]} --target aarch64-unknown-linux-gnu under qemu -cpu $cpu ${envs[*]}"
   t=$SECONDS
-  env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" cargo test --workspace --target aarch64-unknown-linux-gnu "$@"
+  env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
+    cargo test --workspace --target aarch64-unknown-linux-gnu "${selection[@]}"
+  if [ $# -eq 0 ] && [ "$doc_done" = 0 ]; then
+    log "cargo test --workspace --doc (once) under qemu -cpu $cpu ${envs[*]}"
+    env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
+      cargo test --workspace --target aarch64-unknown-linux-gnu --doc
+    doc_done=1
+  fi
   log "-cpu $cpu ${envs[*]}: passed in $((SECONDS - t)) s"
 done
 log "all aarch64 runs passed ($((SECONDS - started)) s of tests after clippy)"

@@ -195,30 +195,18 @@ impl SplitMix64 {
     }
 }
 
-/// `sve=<bits> sve2=yes|no` on an aarch64 CPU with SVE, else `sve=none`.
+/// `sve=<bits> sve2=yes|no` where the SVE backend can run, else `sve=none`.
 fn sve_description() -> String {
-    #[cfg(target_arch = "aarch64")]
-    if std::arch::is_aarch64_feature_detected!("sve") {
-        // SAFETY: the CPU has SVE (checked just above), which is all `rdvl` needs.
-        let bytes = unsafe { sve_vector_bytes() };
-        let sve2 = std::arch::is_aarch64_feature_detected!("sve2");
-        return format!("sve={} sve2={}", bytes * 8, if sve2 { "yes" } else { "no" });
+    match aurum_sve::detect() {
+        Some(sve) => format!(
+            "sve={} sve2={}",
+            sve.vector_bits(),
+            if sve.flavour == aurum_sve::Flavour::Sve2 {
+                "yes"
+            } else {
+                "no"
+            }
+        ),
+        None => "sve=none".to_string(),
     }
-    "sve=none".to_string()
-}
-
-/// The SVE vector length in bytes.
-///
-/// # Safety
-/// The CPU must have SVE.
-#[cfg(target_arch = "aarch64")]
-#[target_feature(enable = "sve")]
-unsafe fn sve_vector_bytes() -> u64 {
-    let bytes: u64;
-    // SAFETY: `rdvl` reads the vector length into a general register and touches nothing
-    // else; the caller guarantees SVE.
-    unsafe {
-        core::arch::asm!("rdvl {0}, #1", out(reg) bytes, options(nomem, nostack, preserves_flags));
-    }
-    bytes
 }

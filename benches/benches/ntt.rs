@@ -26,7 +26,7 @@ use p3_goldilocks::Goldilocks as P3Goldilocks;
 use p3_matrix::dense::RowMajorMatrix;
 
 /// `(log2 height, width)` of the benchmarked shapes.
-const SHAPES: [(usize, usize); 3] = [(20, 8), (16, 256), (22, 1)];
+const SHAPES: [(usize, usize); 4] = [(20, 1), (20, 8), (16, 256), (16, 2633)];
 const THREADS: usize = 2;
 
 fn random_u64s(len: usize) -> Vec<u64> {

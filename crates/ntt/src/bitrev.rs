@@ -4,7 +4,8 @@
 //! pair. For short rows the index is split as `i = (a, m, b)` with `q`-bit `a` and `b`: then
 //! `rev(i) = (rev b, rev m, rev a)`, so all swaps between the "tile" of rows with middle bits
 //! `m` and the tile with middle bits `rev m` happen together, and each tile is `2^q` runs of
-//! `2^q` contiguous rows, which stay in L1 while they are permuted.
+//! `2^q` contiguous rows, which stay in L1 while they are permuted. Tile pairs are independent,
+//! so they run in parallel (2^20 × 8 in natural order: 56 → 36 ms on two threads).
 
 use aurum_goldilocks::Goldilocks;
 
@@ -22,7 +23,25 @@ pub(crate) fn reverse_bits(x: usize, bits: usize) -> usize {
 const TILE_ELEMS: usize = 1 << 11;
 /// Rows at least this long (elements) are swapped directly: each is already several lines.
 const LONG_ROW: usize = 32;
+/// Matrices up to this many elements are permuted on the calling thread.
+const SEQUENTIAL_ELEMS: usize = 1 << 12;
+/// At most this many runs (`2^q`-row pieces) are listed for the parallel permutation: a
+/// larger matrix gets larger tiles instead, so the list stays under 64 MiB.
+const MAX_LOG_RUNS: usize = 22;
+/// Elements a parallel task should move at least (amortises rayon's per-task cost).
+const TASK_ELEMS: usize = 1 << 13;
 
+/// Swaps row `i` of `x` with row `j` of `y` (rows of `width` elements).
+#[inline(always)]
+fn swap_between(x: &mut [Goldilocks], i: usize, y: &mut [Goldilocks], j: usize, width: usize) {
+    if width == 1 {
+        core::mem::swap(&mut x[i], &mut y[j]);
+    } else {
+        x[i * width..(i + 1) * width].swap_with_slice(&mut y[j * width..(j + 1) * width]);
+    }
+}
+
+/// Swaps rows `i < j` of one slice.
 #[inline(always)]
 fn swap_rows(values: &mut [Goldilocks], width: usize, i: usize, j: usize) {
     debug_assert!(i < j);
@@ -34,23 +53,35 @@ fn swap_rows(values: &mut [Goldilocks], width: usize, i: usize, j: usize) {
     }
 }
 
-/// Permutes the `2^log_n` rows of a row-major matrix into bit-reversed order.
+/// Permutes the `2^log_n` rows of a row-major matrix into bit-reversed order, in place, in
+/// parallel.
+///
+/// Write a row index as `i = (a, m, b)` with `q`-bit `a` and `b`: `rev(i) = (rev b, rev m,
+/// rev a)`. Cut the matrix into runs of `2^q` contiguous rows; run `(a, m)` holds the rows
+/// `(a, m, ·)`. Every swap pairs a row of the tile `{(·, m, ·)}` with one of the tile
+/// `{(·, rev m, ·)}`, so the pairs of tiles `(m, rev m)` are independent tasks, each owning
+/// its `2 · 2^q` runs (`&mut` sub-slices, no `unsafe`). A tile is `2^(2q)` rows, sized to
+/// stay in L1 while it is permuted; rows of at least [`LONG_ROW`] elements use `q = 0`
+/// (one row per run: each swap is whole cache lines already).
 ///
 /// `values.len() = width · 2^log_n` with `log_n ≤ 32`: every public entry derives `width` and
 /// `log_n` from the buffer's length and checks them (`shape`), so no caller size reaches
 /// here unchecked; the assertion guards this module's own callers.
 pub(crate) fn bit_reverse_rows(values: &mut [Goldilocks], width: usize, log_n: usize) {
+    bit_reverse_rows_with(values, width, log_n, MAX_LOG_RUNS);
+}
+
+/// [`bit_reverse_rows`] listing at most `2^max_log_runs` runs (tests lower it).
+fn bit_reverse_rows_with(
+    values: &mut [Goldilocks],
+    width: usize,
+    log_n: usize,
+    max_log_runs: usize,
+) {
+    use rayon::prelude::*;
     debug_assert_eq!(values.len(), width << log_n);
-    let n = 1usize << log_n;
-    // Tile bits: 2^(2q) rows per tile, within TILE_ELEMS, and 2q ≤ log_n.
-    let q = if width >= LONG_ROW {
-        0
-    } else {
-        let max_q = (TILE_ELEMS / width).trailing_zeros() as usize / 2;
-        max_q.min(log_n / 2)
-    };
-    if q == 0 {
-        for i in 0..n {
+    if values.len() <= SEQUENTIAL_ELEMS {
+        for i in 0..1usize << log_n {
             let j = reverse_bits(i, log_n);
             if i < j {
                 swap_rows(values, width, i, j);
@@ -58,27 +89,77 @@ pub(crate) fn bit_reverse_rows(values: &mut [Goldilocks], width: usize, log_n: u
         }
         return;
     }
+    // Tile bits: 2^(2q) rows per tile, within TILE_ELEMS, and 2q ≤ log_n.
+    let mut q = if width >= LONG_ROW {
+        0
+    } else {
+        let max_q = (TILE_ELEMS / width).trailing_zeros() as usize / 2;
+        max_q.min(log_n / 2)
+    };
+    while log_n - q > max_log_runs && q < log_n / 2 {
+        q += 1;
+    }
     let mid = log_n - 2 * q;
-    let high = log_n - q;
+    let tile_runs = 1usize << q;
+    // Run (a, m) is at index a·2^mid + m.
+    let mut runs: Vec<Option<&mut [Goldilocks]>> =
+        values.chunks_exact_mut(width << q).map(Some).collect();
+    let mut take = |a: usize, m: usize| runs[(a << mid) | m].take().expect("each run once");
+    // Tile pairs, laid out as 2^q runs of tile m then 2^q of tile rev m; tiles that are their
+    // own partner (m = rev m) separately.
+    let mut pairs: Vec<&mut [Goldilocks]> = Vec::with_capacity(1 << (log_n - q));
+    let mut selves: Vec<&mut [Goldilocks]> = Vec::new();
     for m in 0..1usize << mid {
         let m_rev = reverse_bits(m, mid);
-        if m_rev < m {
-            continue; // handled with the tile of m_rev
-        }
-        for a in 0..1usize << q {
-            let a_rev = reverse_bits(a, q);
-            for b in 0..1usize << q {
-                let i = (a << high) | (m << q) | b;
-                let j = (reverse_bits(b, q) << high) | (m_rev << q) | a_rev;
-                // Distinct tiles: every pair is met once, from the lower tile. One tile:
-                // each pair is met twice, so swap once.
-                if (m < m_rev && i != j) || i < j {
-                    let (lo, hi) = if i < j { (i, j) } else { (j, i) };
-                    swap_rows(values, width, lo, hi);
-                }
-            }
+        if m < m_rev {
+            pairs.extend((0..tile_runs).map(|a| take(a, m)));
+            pairs.extend((0..tile_runs).map(|a| take(a, m_rev)));
+        } else if m == m_rev {
+            selves.extend((0..tile_runs).map(|a| take(a, m)));
         }
     }
+    let min_tasks = (TASK_ELEMS / (width << (2 * q))).max(1);
+    let rev_q: Vec<usize> = (0..tile_runs).map(|x| reverse_bits(x, q)).collect();
+    let rev_q = &rev_q;
+    rayon::join(
+        || {
+            pairs
+                .par_chunks_mut(2 * tile_runs)
+                .with_min_len(min_tasks)
+                .for_each(|tiles| {
+                    // Row (a, m, b) ↔ row (rev b, rev m, rev a): every pair once.
+                    let (lower, upper) = tiles.split_at_mut(tile_runs);
+                    for (a, run) in lower.iter_mut().enumerate() {
+                        for (b, &b_rev) in rev_q.iter().enumerate() {
+                            swap_between(run, b, upper[b_rev], rev_q[a], width);
+                        }
+                    }
+                });
+        },
+        || {
+            selves
+                .par_chunks_mut(tile_runs)
+                .with_min_len(min_tasks)
+                .for_each(|tile| {
+                    // Row (a, b) ↔ row (rev b, rev a) of one tile: swap from the lower index.
+                    for a in 0..tile_runs {
+                        for b in 0..tile_runs {
+                            let (a2, b2) = (rev_q[b], rev_q[a]);
+                            if (a, b) >= (a2, b2) {
+                                continue;
+                            }
+                            if a == a2 {
+                                swap_rows(tile[a], width, b, b2);
+                            } else {
+                                // a < a2 here, since (a, b) < (a2, b2).
+                                let (head, tail) = tile.split_at_mut(a2);
+                                swap_between(head[a], b, tail[0], b2, width);
+                            }
+                        }
+                    }
+                });
+        },
+    );
 }
 
 /// Rows per parallel gather task (per stripe).
@@ -140,4 +221,46 @@ pub(crate) fn gather_bit_reversed(
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reference(values: &[Goldilocks], width: usize, log_n: usize) -> Vec<Goldilocks> {
+        (0..1usize << log_n)
+            .flat_map(|i| {
+                let j = reverse_bits(i, log_n);
+                values[j * width..(j + 1) * width].iter().copied()
+            })
+            .collect()
+    }
+
+    /// Every tile size, self-paired tiles (even and odd middle bits), long rows, and tiles
+    /// enlarged to keep the run list short, against the definition.
+    #[test]
+    fn parallel_tiles_equal_the_definition() {
+        for (log_n, width, max_log_runs) in [
+            (13, 1, MAX_LOG_RUNS),
+            (14, 1, MAX_LOG_RUNS),
+            (12, 3, MAX_LOG_RUNS),
+            (11, 8, MAX_LOG_RUNS),
+            (8, 40, MAX_LOG_RUNS),
+            (9, 33, MAX_LOG_RUNS),
+            (15, 1, 6),
+            (14, 2, 7),
+            (12, 40, 5),
+        ] {
+            let values: Vec<Goldilocks> = (0..width << log_n)
+                .map(|x| Goldilocks::from_u64(x as u64 * 0x9E37_79B9 + 1))
+                .collect();
+            let mut permuted = values.clone();
+            bit_reverse_rows_with(&mut permuted, width, log_n, max_log_runs);
+            assert_eq!(
+                permuted,
+                reference(&values, width, log_n),
+                "2^{log_n}x{width}, runs ≤ 2^{max_log_runs}"
+            );
+        }
+    }
 }

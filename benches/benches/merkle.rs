@@ -114,10 +114,12 @@ fn merkle(c: &mut Criterion) {
     );
     let w8 = config::poseidon2_w8();
     let w12 = config::poseidon2_w12();
-    bench_preset(c, "poseidon2-w8", &w8, Some(&mmcs8), 1 << 20, 8);
-    bench_preset(c, "poseidon2-w8", &w8, Some(&mmcs8), 1 << 16, 256);
-    bench_preset(c, "poseidon2-w12", &w12, Some(&mmcs12), 1 << 20, 8);
-    bench_preset(c, "poseidon2-w12", &w12, Some(&mmcs12), 1 << 16, 256);
+    // The shapes of the speed goals: a narrow trace, a wide one, and the Keccak STARK's trace
+    // (2^16 rows of 2633 columns).
+    for (log_rows, cols) in [(20, 8), (18, 256), (16, 2633)] {
+        bench_preset(c, "poseidon2-w8", &w8, Some(&mmcs8), 1 << log_rows, cols);
+        bench_preset(c, "poseidon2-w12", &w12, Some(&mmcs12), 1 << log_rows, cols);
+    }
     bench_preset(
         c,
         "plonky2",

@@ -97,7 +97,13 @@ fn panels(comparison: &Comparison<'_>) -> Vec<Panel> {
                         .map(|(id, _)| c.usd_per_million_permutations.get(id).copied().flatten())
                 })
                 .collect(),
-            format: |v| format!("{v:.2e}"),
+            format: |v| {
+                if v == 0.0 {
+                    "0".to_string()
+                } else {
+                    format!("${v:.2e}")
+                }
+            },
         });
     }
     if !comparison.counted.is_empty() {
@@ -135,12 +141,13 @@ fn draw_panel<DB: DrawingBackend>(
         .flatten()
         .flatten()
         .fold(0.0f64, |a, b| a.max(*b));
-    let x_max = if max > 0.0 { max * 1.18 } else { 1.0 };
+    // Room right of the longest bar for its value and for the legend.
+    let x_max = if max > 0.0 { max * 1.45 } else { 1.0 };
     let mut chart = ChartBuilder::on(area)
-        .caption(&panel.title, (FONT, 17))
+        .caption(&panel.title, (FONT, 20))
         .margin(12)
-        .x_label_area_size(26)
-        .y_label_area_size(210)
+        .x_label_area_size(30)
+        .y_label_area_size(250)
         .build_cartesian_2d(0f64..x_max, -0.5f64..(n as f64 - 0.5))?;
     // Machines top to bottom: machine i sits at y = n - 1 - i.
     let machines = panel.machines.clone();
@@ -160,7 +167,7 @@ fn draw_panel<DB: DrawingBackend>(
         .y_label_formatter(&label)
         .x_labels(6)
         .x_label_formatter(&|x| format(*x))
-        .label_style((FONT, 13))
+        .label_style((FONT, 15))
         .draw()?;
     for (kind, (_, name)) in PRICED_PERMUTATIONS.iter().enumerate() {
         let colour = COLOURS[kind];
@@ -185,7 +192,7 @@ fn draw_panel<DB: DrawingBackend>(
             Text::new(
                 format(v),
                 (v + x_max * 0.005, (y0 + y1) / 2.0),
-                (FONT, 11)
+                (FONT, 13)
                     .into_font()
                     .color(&BLACK)
                     .pos(plotters::style::text_anchor::Pos::new(
@@ -197,8 +204,8 @@ fn draw_panel<DB: DrawingBackend>(
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .label_font((FONT, 12))
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font((FONT, 14))
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK.mix(0.4))
         .draw()?;

@@ -44,7 +44,7 @@ pub(crate) const PRICED_PERMUTATIONS: [(&str, &str); 4] = [
     ("perm/poseidon2-w8/dispatch", "Poseidon2 W8"),
     ("perm/poseidon2-w12/dispatch", "Poseidon2 W12"),
     ("perm/poseidon2-w16/dispatch", "Poseidon2 W16"),
-    ("perm/poseidon-w12/dispatch", "Poseidon W12"),
+    ("perm/poseidon-w12/dispatch", "Poseidon (plonky2) W12"),
 ];
 
 /// The reference commitment: rows (log2) and columns of a zkEVM trace, plonky2 preset.
@@ -147,7 +147,7 @@ pub(crate) fn backend_description(record: &Record) -> String {
         record.machine.backend.as_str(),
         record.machine.sve_vector_bits,
     ) {
-        ("sve", Some(bits)) => format!("sve ({bits}-bit)"),
+        ("sve", Some(bits)) => format!("sve, {bits}-bit"),
         (b, _) => b.to_string(),
     }
 }

@@ -5,7 +5,8 @@ use super::record::Unit;
 /// `v` with three significant digits (`4.54`, `45.4`, `454`, `4540`).
 #[must_use]
 pub(crate) fn significant(v: f64) -> String {
-    let a = v.abs();
+    // Decide on the value rounded to three significant digits: 0.99996 is 1.00, not 1.000.
+    let a: f64 = format!("{:.2e}", v.abs()).parse().unwrap_or(v.abs());
     if a >= 100.0 || a == 0.0 {
         format!("{v:.0}")
     } else if a >= 10.0 {
@@ -112,5 +113,9 @@ mod tests {
             "18.31 insn/butterfly"
         );
         assert_eq!(ratio(1.98), "1.98×");
+        assert_eq!(ratio(0.99996), "1.00×");
+        assert_eq!(significant(0.9994), "0.999");
+        assert_eq!(significant(0.000_012_34), "0.0000123");
+        assert_eq!(significant(99.96), "100");
     }
 }

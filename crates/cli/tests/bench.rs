@@ -316,9 +316,16 @@ fn bad_records_are_clear_errors() {
     let mut median_out = good.clone();
     median_out["figures"][0]["one_thread"]["median"] = 1e30.into();
     cases.push(("median.json", median_out, "figures[0].one_thread"));
+    let with_all = good["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|f| !f["all_threads"].is_null())
+        .unwrap();
     let mut negative = good.clone();
-    negative["figures"][1]["all_threads"]["min"] = (-1.0).into();
-    cases.push(("negative.json", negative, "figures[1].all_threads"));
+    negative["figures"][with_all]["all_threads"]["min"] = (-1.0).into();
+    let field = format!("figures[{with_all}].all_threads");
+    cases.push(("negative.json", negative, &field));
     let mut duplicate = good.clone();
     let first = duplicate["figures"][0].clone();
     duplicate["figures"].as_array_mut().unwrap().push(first);

@@ -292,6 +292,11 @@ fn records(counts: &[Count], date: &str, source: &str) -> Result<Vec<Record>, St
     Ok(out)
 }
 
+/// The records of a `counts.csv` text (what `import-insn` writes, before `--columns`).
+pub fn records_from_counts(csv: &str, date: &str, source: &str) -> Result<Vec<Record>, String> {
+    records(&parse_counts(csv)?, date, source)
+}
+
 fn read_text(path: &Path) -> Result<String, String> {
     String::from_utf8(read_limited(path, MAX_FILE_BYTES)?)
         .map_err(|_| format!("{}: not UTF-8 text", path.display()))
@@ -312,8 +317,8 @@ fn is_utc_date(date: &str) -> bool {
 
 /// `aurum bench import-insn`.
 pub(crate) fn command(args: &ImportInsnArgs) -> Result<ExitCode, String> {
-    let counts = parse_counts(&read_text(&args.counts)?)
-        .map_err(|e| format!("{}: {e}", args.counts.display()))?;
+    let csv = read_text(&args.counts)?;
+    let counts = parse_counts(&csv).map_err(|e| format!("{}: {e}", args.counts.display()))?;
     let table: Option<PathBuf> = match &args.table {
         Some(path) => Some(path.clone()),
         None => Some(args.counts.with_file_name("table.md")).filter(|p| p.is_file()),

@@ -498,3 +498,36 @@ fn an_emulated_run_is_marked_and_its_times_are_not_compared() {
     assert!(table.contains("emulated: times not compared"), "{table}");
     assert!(!table.contains("**Measured**"), "{table}");
 }
+
+#[test]
+fn extreme_values_still_compare_and_draw() {
+    let mut record = measured_record();
+    let label = record["label"].as_str().unwrap().to_string();
+    for figure in record["figures"].as_array_mut().unwrap() {
+        for (threads, value) in [("one_thread", 1e-300), ("all_threads", 1.7e308)] {
+            if !figure[threads].is_null() {
+                for stat in ["median", "min", "max"] {
+                    figure[threads][stat] = value.into();
+                }
+                figure[threads]["mad"] = 0.0.into();
+            }
+        }
+    }
+    record["machine"]["clock_ghz"] = 0.001.into();
+    let path = write_json("extreme.json", &record);
+    let svg = temp("extreme.svg");
+    let price = format!("{label}=1000000");
+    let out = aurum(&[
+        "bench",
+        "compare",
+        path.to_str().unwrap(),
+        "--price",
+        &price,
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    let json = aurum(&["bench", "compare", "--json", path.to_str().unwrap()]);
+    assert!(json.status.success(), "{}", stderr(&json));
+}

@@ -141,8 +141,13 @@ fn draw_panel<DB: DrawingBackend>(
         .flatten()
         .flatten()
         .fold(0.0f64, |a, b| a.max(*b));
-    // Room right of the longest bar for its value and for the legend.
-    let x_max = if max > 0.0 { max * 1.45 } else { 1.0 };
+    // Room right of the longest bar for its value and for the legend; an axis plotters can
+    // divide (values near f64::MAX would overflow it).
+    let x_max = if max > 0.0 {
+        (max * 1.45).min(1e300)
+    } else {
+        1.0
+    };
     let mut chart = ChartBuilder::on(area)
         .caption(&panel.title, (FONT, 20))
         .margin(12)
@@ -178,7 +183,7 @@ fn draw_panel<DB: DrawingBackend>(
             .filter_map(|(i, values)| {
                 let centre = n as f64 - 1.0 - i as f64;
                 let top = centre + 0.4 - 0.2 * kind as f64;
-                values[kind].map(|v| (v, top - 0.18, top))
+                values[kind].map(|v| (v.min(x_max), top - 0.18, top))
             })
             .collect();
         chart

@@ -179,6 +179,11 @@ const ROWS: [RowKind; 5] = [
     ("scaling", |c| c.scaling),
 ];
 
+/// A derived value, where it is a number (a valid record's extreme values can overflow).
+fn finite(value: Option<f64>) -> Option<f64> {
+    value.filter(|v| v.is_finite())
+}
+
 fn cells(record: &Record, figure: &Figure) -> Cells {
     let work_rate = matches!(
         figure.unit,
@@ -190,11 +195,12 @@ fn cells(record: &Record, figure: &Figure) -> Cells {
     Cells {
         one_thread: one,
         all_threads: all,
-        per_thread: all.zip(threads).filter(|_| work_rate).map(|(a, t)| a / t),
-        per_ghz: one
-            .zip(record.machine.clock_ghz)
-            .filter(|_| work_rate)
-            .map(|(o, ghz)| o / ghz),
+        per_thread: finite(all.zip(threads).filter(|_| work_rate).map(|(a, t)| a / t)),
+        per_ghz: finite(
+            one.zip(record.machine.clock_ghz)
+                .filter(|_| work_rate)
+                .map(|(o, ghz)| o / ghz),
+        ),
         scaling: figure.scaling,
     }
 }
@@ -664,10 +670,8 @@ fn cost(record: &Record, usd_per_hour: f64) -> Cost {
     let usd_per_million_permutations = PRICED_PERMUTATIONS
         .iter()
         .map(|(id, _)| {
-            (
-                id.to_string(),
-                all_rate(id).map(|rate| usd_per_second * 1e6 / rate),
-            )
+            let usd = all_rate(id).map(|rate| usd_per_second * 1e6 / rate);
+            (id.to_string(), finite(usd))
         })
         .collect();
     // The plonky2 Merkle permutation rate, whatever size the record measured it at.
@@ -677,7 +681,8 @@ fn cost(record: &Record, usd_per_hour: f64) -> Cost {
         .find(|f| f.id.starts_with("merkle/plonky2/") && f.unit == Unit::PermutationsPerSecond)
         .and_then(|f| {
             let rate = all_rate(&f.id)?;
-            let seconds = reference_permutations() as f64 / rate;
+            let seconds = finite(Some(reference_permutations() as f64 / rate))?;
+            finite(Some(seconds * usd_per_second))?;
             Some(Reference {
                 from_figure: f.id.clone(),
                 permutations_per_second: rate,

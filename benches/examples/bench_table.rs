@@ -2,7 +2,10 @@
 //! baseline (build configuration), plus Aurum-vs-peer ratios.
 //!
 //! Usage: `cargo run -p aurum-benches --example bench-table [CRITERION_DIR] [GROUP_PREFIX]`
-//! (default directory `target/criterion`, as written by `scripts/bench.sh`).
+//! (default: `$CRITERION_HOME`, else `target/criterion`). Any criterion output directory
+//! works, or any directory inside one (a group's): `scripts/bench.sh`'s, whose runs are
+//! saved as named baselines (`noflags`, `native`, …), one column each; or a plain
+//! `cargo bench`'s, whose latest run criterion keeps as `new`.
 //!
 //! Ratios are "how many times faster Aurum is" from throughput (elements or states per ns),
 //! computed within one baseline, i.e. between two benchmarks of the same binary and run.
@@ -118,9 +121,35 @@ fn peer_for<'a>(group: &str, ours: &str, peers: &[&'a String]) -> Option<&'a Str
     (!per_backend && peers.len() == 1).then(|| peers[0])
 }
 
+/// The baselines to show. Criterion writes every run as `new` and, without
+/// `--save-baseline`, also copies it to `base` (the one the next run compares with); with
+/// `--save-baseline NAME` it copies it to `NAME` instead. So with named baselines, `new`
+/// repeats the last of them and `base` is an older plain run: show the named ones. Without
+/// them, `new` is the latest run (and `base` the same or older): show `new`.
+fn retain_latest(baselines: &mut Vec<&String>) {
+    let automatic = |b: &str| b == "new" || b == "base";
+    if baselines.iter().any(|b| !automatic(b)) {
+        baselines.retain(|b| !automatic(b));
+    } else if baselines.iter().any(|b| b.as_str() == "new") {
+        baselines.retain(|b| b.as_str() == "new");
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let dir = PathBuf::from(args.first().map_or("target/criterion", String::as_str));
+    let dir = match args.first() {
+        Some(dir) => PathBuf::from(dir),
+        None => std::env::var_os("CRITERION_HOME")
+            .map_or_else(|| PathBuf::from("target/criterion"), PathBuf::from),
+    };
+    if !dir.is_dir() {
+        eprintln!(
+            "error: {} is not a directory (give a criterion output directory, e.g. \
+             target/criterion)",
+            dir.display()
+        );
+        return ExitCode::from(2);
+    }
     let prefix = args.get(1).cloned().unwrap_or_default();
     let mut table = Table::new();
     collect(&dir, &mut table);
@@ -132,10 +161,7 @@ fn main() -> ExitCode {
         let mut baselines: Vec<&String> = functions.values().flat_map(|b| b.keys()).collect();
         baselines.sort();
         baselines.dedup();
-        // criterion also writes each run as "new"; it duplicates a named baseline.
-        if baselines.len() > 1 {
-            baselines.retain(|b| b.as_str() != "new");
-        }
+        retain_latest(&mut baselines);
         println!("## {group}");
         print!("| {:<28} |", "benchmark");
         for b in &baselines {
@@ -198,4 +224,57 @@ fn main() -> ExitCode {
         println!();
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn latest(names: &[&str]) -> Vec<String> {
+        let owned: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        let mut baselines: Vec<&String> = owned.iter().collect();
+        retain_latest(&mut baselines);
+        baselines.into_iter().cloned().collect()
+    }
+
+    #[test]
+    fn baselines_shown() {
+        // A plain `cargo bench`: the latest run.
+        assert_eq!(latest(&["base", "new"]), ["new"]);
+        assert_eq!(latest(&["new"]), ["new"]);
+        // scripts/bench.sh: the named baselines, not a stale `base` nor `new`.
+        assert_eq!(
+            latest(&["base", "native", "new", "noflags"]),
+            ["native", "noflags"]
+        );
+        assert_eq!(latest(&["base"]), ["base"]);
+    }
+
+    #[test]
+    fn reads_a_plain_cargo_bench_directory() {
+        let dir = std::env::temp_dir().join(format!("bench-table-test-{}", std::process::id()));
+        let sample = |baseline: &str, function: &str, ns: f64| {
+            let d = dir.join("grp").join(function).join(baseline);
+            fs::create_dir_all(&d).unwrap();
+            let bench = format!(
+                r#"{{"group_id":"grp","function_id":"{function}","throughput":{{"Elements":100}}}}"#
+            );
+            fs::write(d.join("benchmark.json"), bench).unwrap();
+            let estimates = format!(r#"{{"median":{{"point_estimate":{ns}}}}}"#);
+            fs::write(d.join("estimates.json"), estimates).unwrap();
+        };
+        sample("new", "aurum-avx2", 50.0);
+        sample("base", "aurum-avx2", 70.0);
+        sample("new", "p3-avx2", 100.0);
+        let mut table = Table::new();
+        collect(&dir, &mut table);
+        let functions = &table["grp"];
+        assert_eq!(functions["aurum-avx2"]["new"].median_ns, 50.0);
+        assert_eq!(functions["aurum-avx2"]["base"].median_ns, 70.0);
+        assert_eq!(
+            peer_for("grp", "aurum-avx2", &[&"p3-avx2".to_string()]).unwrap(),
+            "p3-avx2"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
 }

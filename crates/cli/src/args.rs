@@ -42,6 +42,9 @@ pub enum Command {
     /// Commit to a matrix with FRI (Plonky3's TwoAdicFriPcs), open it at random points,
     /// verify, and report each phase; `aurum fri verify` checks a saved proof.
     Fri(Box<FriArgs>),
+    /// Measure this machine with the standard suite (about 2 minutes; --quick ~20 s), print
+    /// the table and write its JSON record; `aurum bench compare` compares records.
+    Bench(Box<BenchArgs>),
     /// Print the selected backend and field throughput on every backend this CPU has.
     Info {
         /// Milliseconds to spend per measurement (the median of 5 runs is shown).
@@ -276,4 +279,101 @@ pub struct FriVerifyArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `aurum bench`.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct BenchArgs {
+    /// `compare` or `import-insn` (default: run the suite).
+    #[command(subcommand)]
+    pub command: Option<BenchCommand>,
+    /// The run.
+    #[command(flatten)]
+    pub run: BenchRunArgs,
+}
+
+/// `aurum bench` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Compare records of several machines: a markdown table (or --json), costs with
+    /// --price, a chart with --svg.
+    Compare(CompareArgs),
+    /// Make records of executed instructions from the counts of scripts/arm-instructions.sh
+    /// (one per emulated CPU model).
+    ImportInsn(ImportInsnArgs),
+}
+
+/// `aurum bench` (the run).
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("size").args(["quick", "full", "smoke"])))]
+pub struct BenchRunArgs {
+    /// About 20 seconds: 3 repetitions, matrices a quarter of the standard size.
+    #[arg(long)]
+    pub quick: bool,
+    /// Longer: 11 repetitions of longer runs at the standard sizes.
+    #[arg(long)]
+    pub full: bool,
+    /// Tiny sizes for tests of the suite itself (its figures mean nothing).
+    #[arg(long, hide = true)]
+    pub smoke: bool,
+    /// Where to write the JSON record (default: bench-LABEL.json).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// The machine's name in comparisons (default: the host name).
+    #[arg(long)]
+    pub label: Option<String>,
+    /// Threads of the all-threads measurements (default: all logical CPUs).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub threads: Option<u64>,
+    /// Mark the run as emulated (e.g. `qemu-aarch64-sve2-256`): its wall times then describe
+    /// the emulator; also set by the AURUM_EMULATED environment variable.
+    #[arg(long, value_name = "NAME")]
+    pub emulated: Option<String>,
+    /// The CPU clock in GHz, where the OS does not report it (for per-GHz figures).
+    #[arg(long, value_name = "GHZ")]
+    pub clock_ghz: Option<f64>,
+}
+
+/// `aurum bench compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Records written by `aurum bench` or `aurum bench import-insn`; ratios are to the
+    /// first that has each figure.
+    #[arg(required = true, value_name = "RECORD")]
+    pub records: Vec<PathBuf>,
+    /// The hourly price of a machine, by its label (repeatable): adds the cost of a million
+    /// permutations and of a 2^24 × 136 plonky2 commitment (extrapolated).
+    #[arg(long = "price", value_name = "LABEL=USD_PER_HOUR")]
+    pub prices: Vec<String>,
+    /// Print the comparison as JSON instead of markdown.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the chart (permutations per second per thread, cost, instructions) as SVG.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Include the per-backend and per-batch-size details.
+    #[arg(long)]
+    pub all: bool,
+}
+
+/// `aurum bench import-insn`.
+#[derive(Args, Debug)]
+pub struct ImportInsnArgs {
+    /// The counts.csv written by scripts/arm-instructions.sh.
+    #[arg(value_name = "COUNTS_CSV")]
+    pub counts: PathBuf,
+    /// The table.md written with it, whose heading (qemu version, commit, compilers) becomes
+    /// the records' source (default: table.md next to COUNTS_CSV, if there).
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<PathBuf>,
+    /// Directory to write the records to, one ARCH-qemu-COLUMN.json per column.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub out_dir: PathBuf,
+    /// Only these columns (comma-separated, e.g. neon,sve2-128).
+    #[arg(long, value_delimiter = ',')]
+    pub columns: Vec<String>,
+    /// The records' date, YYYY-MM-DDTHH:MM:SSZ (default: now).
+    #[arg(long)]
+    pub date: Option<String>,
 }

@@ -5,8 +5,8 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use aurum_goldilocks::microbench::{FieldOp, ThroughputProbe};
-use aurum_goldilocks::{Backend, dispatch_on, selected_backend};
+use aurum_goldilocks::microbench::FieldOp;
+use aurum_goldilocks::{Backend, Goldilocks, selected_backend};
 use aurum_merkle::{
     Digest, Dimensions, Matrix, MerkleConfig, MerkleTree, StreamingCommitter, TreeShape,
     root_from_cap,
@@ -14,6 +14,7 @@ use aurum_merkle::{
 use aurum_symmetric::Hasher;
 
 use crate::args::{CommitArgs, MatrixArgs, OpenArgs, VerifyArgs};
+use crate::bench::record::Stats;
 use crate::files::write_atomically;
 use crate::hex::{hex_digest, parse_digest};
 use crate::input::MatrixSource;
@@ -133,6 +134,21 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Commits to `values` (`cols` per row) held in memory: the root, the cap, and the time the
+/// tree took (what `aurum commit` reports and `aurum bench` measures).
+pub(crate) fn commit_in_memory<C: MerkleConfig>(
+    config: &C,
+    values: &[Goldilocks],
+    cols: usize,
+    cap_height: usize,
+) -> Result<(Digest, Vec<Digest>, Duration), String> {
+    let start = Instant::now();
+    let matrix = Matrix::new(values, cols).map_err(|e| e.to_string())?;
+    let tree = MerkleTree::new(config, vec![matrix]).map_err(|e| e.to_string())?;
+    let cap = tree.cap(cap_height).map_err(|e| e.to_string())?;
+    Ok((tree.root(), cap, start.elapsed()))
+}
+
 fn commit_with<C: MerkleConfig>(
     config: &C,
     source: &MatrixSource,
@@ -143,14 +159,11 @@ fn commit_with<C: MerkleConfig>(
     let permutations = shape.permutations(|len| config.leaf().permutations(len));
     if let MatrixSource::Random { .. } = source {
         let values = source.load()?;
-        let start = Instant::now();
-        let matrix = Matrix::new(&values, source.cols()).map_err(|e| e.to_string())?;
-        let tree = MerkleTree::new(config, vec![matrix]).map_err(|e| e.to_string())?;
-        let cap = tree.cap(cap_height).map_err(|e| e.to_string())?;
+        let (root, cap, elapsed) = commit_in_memory(config, &values, source.cols(), cap_height)?;
         return Ok(Committed {
-            root: tree.root(),
+            root,
             cap,
-            elapsed: start.elapsed(),
+            elapsed,
             permutations,
             shape,
         });
@@ -331,24 +344,8 @@ pub(crate) fn verify(args: VerifyArgs) -> Result<ExitCode, String> {
 
 /// Median elements/ns of `op` on `backend`, measuring for about `budget` per run.
 fn measure(backend: Backend, op: FieldOp, budget: Duration) -> Result<f64, String> {
-    let run =
-        |iters| dispatch_on(backend, ThroughputProbe { op, iters }).map_err(|e| e.to_string());
-    let mut iters = 1u64 << 10;
-    loop {
-        let t = run(iters)?;
-        if t.elapsed >= budget / 4 || iters >= 1 << 40 {
-            let scale = budget.as_secs_f64() / t.elapsed.as_secs_f64().max(1e-9);
-            iters = ((iters as f64 * scale) as u64).max(1);
-            break;
-        }
-        iters *= 4;
-    }
-    let mut rates = Vec::with_capacity(5);
-    for _ in 0..5 {
-        rates.push(run(iters)?.elements_per_ns());
-    }
-    rates.sort_by(f64::total_cmp);
-    Ok(rates[rates.len() / 2])
+    let (_, rates) = crate::measure::field_op_rates(backend, op, budget, 5)?;
+    Ok(Stats::of(&rates).map_or(0.0, |s| s.median) / 1e9)
 }
 
 pub(crate) fn info(budget: Duration) -> Result<ExitCode, String> {

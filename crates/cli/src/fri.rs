@@ -316,6 +316,46 @@ fn prove_with<C: MerkleConfig, Ch: Challenger>(
     })
 }
 
+/// Commits to `values` (a `rows × cols` matrix, `rows` a power of two) with FRI under
+/// `params`, opens it at two points drawn from the transcript and verifies, as `aurum fri`
+/// does; returns the time of each phase of the commitment and the opening (what `aurum bench`
+/// measures).
+pub(crate) fn commit_and_open(
+    preset: Preset,
+    cols: usize,
+    params: FriParameters,
+    values: Vec<aurum_goldilocks::Goldilocks>,
+) -> Result<Timings, String> {
+    params
+        .validate()
+        .map_err(|e: ParamsError| format!("parameters: {e}"))?;
+    let rows = values.len().checked_div(cols).unwrap_or(0);
+    let statement = Statement {
+        preset,
+        rows,
+        cols,
+        params,
+        points: 2,
+        cap_height: 0,
+    };
+    if !rows.is_power_of_two()
+        || rows.trailing_zeros() as usize + params.log_blowup > aurum_fri::MAX_LOG_DOMAIN
+    {
+        return Err(format!(
+            "FRI cannot commit to {rows} rows with these parameters"
+        ));
+    }
+    let mut status = progress::Status::new(false);
+    with_fri_preset!(preset, |config, challenger| prove_with(
+        config,
+        challenger,
+        &statement,
+        values,
+        &mut status
+    ))
+    .map(|proved| proved.timings)
+}
+
 /// `aurum fri`.
 pub(crate) fn prove(args: FriProveArgs, backend: Backend) -> Result<ExitCode, String> {
     let mut builder = rayon::ThreadPoolBuilder::new();

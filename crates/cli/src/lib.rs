@@ -42,11 +42,13 @@ macro_rules! with_preset {
 }
 
 pub mod args;
+pub mod bench;
 mod commands;
 pub mod files;
 pub mod fri;
 pub mod hex;
 pub mod input;
+mod measure;
 mod progress;
 pub mod proof;
 mod report;
@@ -67,6 +69,9 @@ pub fn run(cli: args::Cli) -> ExitCode {
                 Some(args::FriCommand::Verify(verify)) => fri::verify(verify),
                 None => commands::checked_backend().and_then(|backend| fri::prove(prove, backend)),
             }
+        }
+        args::Command::Bench(args) => {
+            commands::checked_backend().and_then(|backend| bench::command(*args, backend))
         }
         args::Command::Info { millis } => commands::info(std::time::Duration::from_millis(millis)),
     };

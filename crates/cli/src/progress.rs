@@ -38,25 +38,72 @@ impl Bar {
         }
         self.last_draw = Some(Instant::now());
         let total = self.total.unwrap_or(1).max(1);
-        let fraction = (done as f64 / total as f64).min(1.0);
-        let filled = (fraction * 30.0) as usize;
-        let bar = format!("{}{}", "=".repeat(filled), " ".repeat(30 - filled));
-        let mut err = std::io::stderr();
-        let _ = write!(
-            err,
-            "\r[{bar}] {:3.0}% {:.1}/{:.1} MiB",
-            fraction * 100.0,
-            done as f64 / 1048576.0,
-            total as f64 / 1048576.0
+        let fraction = done as f64 / total as f64;
+        draw_bar(
+            fraction,
+            &format!(
+                "{:3.0}% {:.1}/{:.1} MiB",
+                fraction.min(1.0) * 100.0,
+                done as f64 / 1048576.0,
+                total as f64 / 1048576.0
+            ),
         );
-        let _ = err.flush();
     }
 
     pub(crate) fn finish(&mut self) {
         if self.enabled && self.last_draw.is_some() {
-            let mut err = std::io::stderr();
-            let _ = write!(err, "\r{}\r", " ".repeat(60));
-            let _ = err.flush();
+            clear_line();
+        }
+    }
+}
+
+/// The width of a drawn line, cleared with spaces when done.
+const LINE_CHARS: usize = 78;
+
+/// Draws `[=====>    ] text` over the current line.
+fn draw_bar(fraction: f64, text: &str) {
+    let filled = (fraction.clamp(0.0, 1.0) * 30.0) as usize;
+    let bar = format!("{}{}", "=".repeat(filled), " ".repeat(30 - filled));
+    let line: String = format!("[{bar}] {text}").chars().take(LINE_CHARS).collect();
+    let mut err = std::io::stderr();
+    let _ = write!(err, "\r{:<LINE_CHARS$}\r{line}", "");
+    let _ = err.flush();
+}
+
+fn clear_line() {
+    let mut err = std::io::stderr();
+    let _ = write!(err, "\r{:<LINE_CHARS$}\r", "");
+    let _ = err.flush();
+}
+
+/// A bar over a known number of steps, naming the step running: `[===>   ] 12/58 what`.
+pub(crate) struct Steps {
+    enabled: bool,
+    total: usize,
+    done: usize,
+}
+
+impl Steps {
+    pub(crate) fn new(enabled: bool, total: usize) -> Self {
+        Self {
+            enabled: enabled && total > 0,
+            total,
+            done: 0,
+        }
+    }
+
+    /// Shows that the next step, `what`, is running.
+    pub(crate) fn next(&mut self, what: &str) {
+        self.done += 1;
+        if self.enabled {
+            let fraction = (self.done - 1) as f64 / self.total as f64;
+            draw_bar(fraction, &format!("{}/{} {what}", self.done, self.total));
+        }
+    }
+
+    pub(crate) fn finish(&mut self) {
+        if self.enabled {
+            clear_line();
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The portable backend: `Goldilocks` itself is a packed field of width 1.
 
-use crate::field::{EPSILON, halve_raw};
+use crate::field::{EPSILON, HALF_P_PLUS_ONE};
 use crate::{Backend, Canonical, Goldilocks, PackedField, SmallCoefficients};
 
 // SAFETY: `Goldilocks` is `#[repr(transparent)]` over `u64`, i.e. the layout of
@@ -28,7 +28,11 @@ unsafe impl PackedField for Goldilocks {
 
     #[inline(always)]
     fn halve(self) -> Self {
-        Goldilocks::from_raw(halve_raw(self.raw()))
+        // `halve_raw` with the parity as an unpredictable select: see [`add`].
+        let x = self.raw();
+        Goldilocks::from_raw(
+            (x >> 1) + core::hint::select_unpredictable(x & 1 == 1, HALF_P_PLUS_ONE, 0),
+        )
     }
 
     #[inline(always)]
@@ -124,11 +128,14 @@ pub(crate) fn mul(a: u64, b: u64) -> u64 {
 /// Same arithmetic as `field::add_raw`, but the second carry, which needs
 /// `a + b > 2^65 − 2^32` and is therefore rare, is a predictable branch instead of a
 /// data dependency: this shortens the latency chain (2.0 → 4.6 elements/ns in the
-/// `throughput/add` benchmark).
+/// `throughput/add` benchmark). The first carry is a coin toss on random operands, so its
+/// fix-up is a `select_unpredictable`: inside loops LLVM's x86 "cmov conversion" otherwise
+/// turns the `cmov` into a branch that mispredicts half the time (it did in the rolled
+/// round loops of scalar Poseidon2 W12/W16).
 #[inline(always)]
 pub(crate) fn add(a: u64, b: u64) -> u64 {
     let (sum, carry) = a.overflowing_add(b);
-    let (mut sum, carry) = sum.overflowing_add(EPSILON * u64::from(carry));
+    let (mut sum, carry) = sum.overflowing_add(core::hint::select_unpredictable(carry, EPSILON, 0));
     if carry {
         branch_hint();
         sum += EPSILON;
@@ -141,7 +148,8 @@ pub(crate) fn add(a: u64, b: u64) -> u64 {
 #[inline(always)]
 pub(crate) fn sub(a: u64, b: u64) -> u64 {
     let (diff, borrow) = a.overflowing_sub(b);
-    let (mut diff, borrow) = diff.overflowing_sub(EPSILON * u64::from(borrow));
+    let (mut diff, borrow) =
+        diff.overflowing_sub(core::hint::select_unpredictable(borrow, EPSILON, 0));
     if borrow {
         branch_hint();
         diff -= EPSILON;

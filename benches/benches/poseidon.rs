@@ -18,57 +18,16 @@
 //! `scripts/bench.sh poseidon noflags` then `cargo run -p aurum-benches --example bench-table`.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use aurum_goldilocks::{Backend, Goldilocks, Kernel, PackedField, dispatch};
+use aurum_benches::seed;
+use aurum_goldilocks::{Backend, Goldilocks, dispatch};
 use aurum_poseidon::{HashMode, Poseidon, TwoToOne, hash_many};
 use aurum_symmetric::{BATCH_SIZES, Permutation, PermuteMany};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
-fn seed(i: usize) -> Goldilocks {
-    Goldilocks::from_u64(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1))
-}
-
-/// Permutes `B` packed states `iters` times in place; returns the time taken.
-struct PackedProbe<const B: usize> {
-    perm: Poseidon,
-    iters: u64,
-}
-
-impl<const B: usize> Kernel for PackedProbe<B> {
-    type Output = Duration;
-
-    #[inline(always)]
-    fn run<P: PackedField>(self) -> Duration {
-        let mut states: [[P; 12]; B] = core::array::from_fn(|b| {
-            core::array::from_fn(|i| P::from_fn(|lane| seed((b * 8 + lane) * 12 + i)))
-        });
-        let start = Instant::now();
-        for _ in 0..self.iters {
-            self.perm.permute_batch::<P, B>(&mut states);
-        }
-        let elapsed = start.elapsed();
-        black_box(&states);
-        elapsed
-    }
-}
-
 fn probe(backend: Backend, batch: usize, perm: Poseidon, iters: u64) -> Duration {
-    let run = |r: Result<Duration, _>| r.expect("supported backend");
-    match batch {
-        4 => run(aurum_goldilocks::dispatch_on(
-            backend,
-            PackedProbe::<4> { perm, iters },
-        )),
-        2 => run(aurum_goldilocks::dispatch_on(
-            backend,
-            PackedProbe::<2> { perm, iters },
-        )),
-        _ => run(aurum_goldilocks::dispatch_on(
-            backend,
-            PackedProbe::<1> { perm, iters },
-        )),
-    }
+    aurum_benches::time_packed(&perm, backend, batch, iters).expect("supported backend")
 }
 
 fn latency(c: &mut Criterion) {

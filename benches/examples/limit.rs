@@ -27,7 +27,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use aurum_goldilocks::microbench::{FieldOp, LANES_IN_FLIGHT, ThroughputProbe};
-use aurum_goldilocks::{Backend, Goldilocks, Kernel, PackedField, dispatch, dispatch_on};
+use aurum_goldilocks::{Backend, Goldilocks, dispatch, dispatch_on};
 use aurum_merkle::config::{self, MerkleConfig};
 use aurum_merkle::{Matrix, MerkleTree};
 use aurum_ntt::{Ntt, Order};
@@ -71,65 +71,16 @@ fn primitive_cycles(backend: Backend, op: FieldOp, ghz: f64) -> f64 {
     t.as_nanos() as f64 * ghz / (ITERS * LANES_IN_FLIGHT as u64) as f64
 }
 
-/// Permutes `B` packed states `iters` times.
-struct PermProbe<Perm, const W: usize, const B: usize> {
-    perm: Perm,
-    iters: u64,
-}
-
-impl<Perm: Permutation<W>, const W: usize, const B: usize> Kernel for PermProbe<Perm, W, B> {
-    type Output = Duration;
-
-    #[inline(always)]
-    fn run<P: PackedField>(self) -> Duration {
-        let mut states: [[P; W]; B] = core::array::from_fn(|b| {
-            core::array::from_fn(|i| {
-                P::from_fn(|lane| Goldilocks::from_u64(((b * 8 + lane) * W + i) as u64 + 1))
-            })
-        });
-        let start = Instant::now();
-        for _ in 0..self.iters {
-            self.perm.permute_batch::<P, B>(&mut states);
-        }
-        let elapsed = start.elapsed();
-        black_box(&states);
-        elapsed
-    }
-}
-
 /// Cycles per state of `perm` on `backend` (one thread, the backend's batch size).
-fn permutation_cycles<Perm: Permutation<W> + Clone, const W: usize>(
-    perm: Perm,
+fn permutation_cycles<Perm: Permutation<W>, const W: usize>(
+    perm: &Perm,
     backend: Backend,
     ghz: f64,
 ) -> f64 {
     const ITERS: u64 = 20_000;
     let batch = perm.batch_size(backend);
     let time = median(7, || {
-        let r = match batch {
-            1 => dispatch_on(
-                backend,
-                PermProbe::<Perm, W, 1> {
-                    perm: perm.clone(),
-                    iters: ITERS,
-                },
-            ),
-            2 => dispatch_on(
-                backend,
-                PermProbe::<Perm, W, 2> {
-                    perm: perm.clone(),
-                    iters: ITERS,
-                },
-            ),
-            _ => dispatch_on(
-                backend,
-                PermProbe::<Perm, W, 4> {
-                    perm: perm.clone(),
-                    iters: ITERS,
-                },
-            ),
-        };
-        r.expect("available backend")
+        aurum_benches::time_packed(perm, backend, batch, ITERS).expect("available backend")
     });
     let states = ITERS * (batch * backend.lanes()) as u64;
     time.as_nanos() as f64 * ghz / states as f64
@@ -275,25 +226,25 @@ fn main() {
             "Poseidon2 W8, per state",
             backend,
             OpCount::poseidon2(8.0),
-            permutation_cycles(Poseidon2Goldilocks::<8>::new(), backend, ghz),
+            permutation_cycles(&Poseidon2Goldilocks::<8>::new(), backend, ghz),
         );
         row(
             "Poseidon2 W12, per state",
             backend,
             OpCount::poseidon2(12.0),
-            permutation_cycles(Poseidon2Goldilocks::<12>::new(), backend, ghz),
+            permutation_cycles(&Poseidon2Goldilocks::<12>::new(), backend, ghz),
         );
         row(
             "Poseidon2 W16, per state",
             backend,
             OpCount::poseidon2(16.0),
-            permutation_cycles(Poseidon2Goldilocks::<16>::new(), backend, ghz),
+            permutation_cycles(&Poseidon2Goldilocks::<16>::new(), backend, ghz),
         );
         row(
             "Poseidon W12, per state",
             backend,
             OpCount::poseidon(),
-            permutation_cycles(Poseidon::new(), backend, ghz),
+            permutation_cycles(&Poseidon::new(), backend, ghz),
         );
     }
     let default = dispatch::selected_backend().expect("a usable backend");

@@ -35,6 +35,9 @@ pub struct Cli {
 pub enum Command {
     /// Commit to a matrix and print its root (the default).
     Commit(CommitArgs),
+    /// Write a seeded pseudo-random matrix as a file of u64 values (for `--input`): the same
+    /// matrix `aurum commit --rows R --cols C --seed S` generates, so both give one root.
+    Gen(GenArgs),
     /// Open one leaf of a commitment and write the proof to a file.
     Open(OpenArgs),
     /// Check a proof file written by `aurum open` against a commitment you trust.
@@ -101,6 +104,26 @@ pub struct CommitArgs {
     /// verifier needs — to this JSON file, for `aurum verify --commitment`.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+}
+
+/// `aurum gen`.
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    /// Rows.
+    #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    pub rows: u64,
+    /// Columns.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub cols: u64,
+    /// Seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The file to write (replaced only once complete).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub threads: Option<u64>,
 }
 
 /// `aurum open`.

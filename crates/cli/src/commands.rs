@@ -1,4 +1,4 @@
-//! The commands: `commit`, `open`, `verify`, `info` (`fri` is in its own module).
+//! The commands: `commit`, `gen`, `open`, `verify`, `info` (`fri` is in its own module).
 
 use std::io::Read;
 use std::path::Path;
@@ -8,16 +8,16 @@ use std::time::{Duration, Instant};
 use aurum_goldilocks::microbench::FieldOp;
 use aurum_goldilocks::{Backend, Goldilocks, selected_backend};
 use aurum_merkle::{
-    Digest, Dimensions, Matrix, MerkleConfig, MerkleTree, StreamingCommitter, TreeShape,
-    root_from_cap,
+    Digest, Dimensions, Matrix, MerkleConfig, MerkleTree, OverlapError, StreamError,
+    StreamingCommitter, TreeShape, root_from_cap,
 };
 use aurum_symmetric::Hasher;
 
-use crate::args::{CommitArgs, MatrixArgs, OpenArgs, VerifyArgs};
+use crate::args::{CommitArgs, GenArgs, MatrixArgs, OpenArgs, VerifyArgs};
 use crate::bench::record::Stats;
-use crate::files::write_atomically;
+use crate::files::{AtomicFile, write_atomically};
 use crate::hex::{hex_digest, parse_digest};
-use crate::input::MatrixSource;
+use crate::input::{self, MatrixSource};
 use crate::progress;
 use crate::proof::{self, MAX_PROOF_BYTES, ProofFile};
 use crate::report::Report;
@@ -37,15 +37,20 @@ fn to_usize(flag: &str, value: u64) -> Result<usize, String> {
     usize::try_from(value).map_err(|_| format!("{flag} {value} does not fit this machine"))
 }
 
+/// The worker pool of a `--threads` flag (all cores without it).
+fn thread_pool(threads: Option<u64>) -> Result<rayon::ThreadPool, String> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        builder = builder.num_threads(to_usize("--threads", t)?);
+    }
+    builder
+        .build()
+        .map_err(|e| format!("cannot start the worker threads: {e}"))
+}
+
 impl MatrixArgs {
     fn threads(&self) -> Result<rayon::ThreadPool, String> {
-        let mut builder = rayon::ThreadPoolBuilder::new();
-        if let Some(t) = self.threads {
-            builder = builder.num_threads(to_usize("--threads", t)?);
-        }
-        builder
-            .build()
-            .map_err(|e| format!("cannot start the worker threads: {e}"))
+        thread_pool(self.threads)
     }
 
     fn source(&self) -> Result<MatrixSource, String> {
@@ -169,19 +174,41 @@ fn commit_with<C: MerkleConfig>(
         });
     }
     let start = Instant::now();
-    let mut committer =
-        StreamingCommitter::new(config, source.cols(), cap_height).map_err(|e| e.to_string())?;
+    let height = shape.max_height();
+    // The height the file's size promised: a file that changes length while it is read is
+    // an error naming the row, never the root of another matrix.
+    let mut committer = StreamingCommitter::with_height(config, source.cols(), height, cap_height)
+        .map_err(|e| e.to_string())?;
     let mut bar = progress::Bar::new(show_progress, source.total_bytes()?);
-    source.stream_rows(|rows, bytes_done| {
-        committer.push_rows(rows).map_err(|e| e.to_string())?;
-        bar.update(bytes_done);
-        Ok(())
-    })?;
-    bar.finish();
-    let cap = committer
-        .finish()
-        .map_err(|e| format!("{}: {e}", source.describe()))?
-        .cap;
+    // Reading and decoding on a second thread while this pool hashes.
+    let pushed = committer.push_overlapped(|sink| {
+        let read = source.stream_rows(|rows, bytes_done| {
+            sink.push(rows).map_err(|e| e.to_string())?;
+            bar.update(bytes_done);
+            Ok(())
+        });
+        bar.finish();
+        read
+    });
+    let changed = |rows: usize| {
+        format!(
+            "{}: the file changed while it was read: {rows} rows where its size gave {height}",
+            source.describe()
+        )
+    };
+    match pushed {
+        Ok(()) => {}
+        Err(OverlapError::Producer(e)) => return Err(e),
+        Err(OverlapError::Stream(StreamError::WrongRowCount { rows, .. })) => {
+            return Err(changed(rows));
+        }
+        Err(OverlapError::Stream(e)) => return Err(format!("{}: {e}", source.describe())),
+    }
+    let cap = match committer.finish() {
+        Ok(commitment) => commitment.cap,
+        Err(StreamError::WrongRowCount { rows, .. }) => return Err(changed(rows)),
+        Err(e) => return Err(format!("{}: {e}", source.describe())),
+    };
     let root = root_from_cap(config, &shape, cap_height, &cap).map_err(|e| e.to_string())?;
     Ok(Committed {
         root,
@@ -190,6 +217,36 @@ fn commit_with<C: MerkleConfig>(
         permutations,
         shape,
     })
+}
+
+/// `aurum gen`: the generated matrix as a u64 file, written atomically.
+pub(crate) fn gen_file(args: &GenArgs) -> Result<ExitCode, String> {
+    let rows = to_usize("--rows", args.rows)?;
+    let cols = to_usize("--cols", args.cols)?;
+    let bytes = rows
+        .checked_mul(cols)
+        .and_then(|n| n.checked_mul(8))
+        .ok_or_else(|| format!("{rows} × {cols} u64 values overflow"))?;
+    let pool = thread_pool(args.threads)?;
+    let start = Instant::now();
+    let mut file = AtomicFile::create(&args.out)?;
+    let mut bar = progress::Bar::new(progress::stderr_is_terminal(), Some(bytes as u64));
+    pool.install(|| {
+        input::write_random_matrix(rows, cols, args.seed, &mut file, |done| bar.update(done))
+    })
+    .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    bar.finish();
+    file.commit()?;
+    let seconds = start.elapsed().as_secs_f64();
+    println!(
+        "wrote {rows} × {cols} u64 values (seed {}, {:.1} MiB) to {} in {seconds:.2} s \
+         ({:.0} MB/s)",
+        args.seed,
+        bytes as f64 / 1048576.0,
+        args.out.display(),
+        bytes as f64 / seconds / 1e6
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 pub(crate) fn open(args: OpenArgs) -> Result<ExitCode, String> {

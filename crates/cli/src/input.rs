@@ -64,16 +64,55 @@ pub fn random_matrix(rows: usize, cols: usize, seed: u64) -> Result<Vec<Goldiloc
             len.saturating_mul(8) >> 20
         )
     })?;
-    let base = splitmix64(seed);
     (0..len)
         .into_par_iter()
-        .map(|i| {
-            Goldilocks::from_u64(
-                splitmix64(base ^ (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)) % P,
-            )
-        })
+        .map(random_element(seed))
         .collect_into_vec(&mut values);
     Ok(values)
+}
+
+/// Element `i` (row-major) of the matrix [`random_matrix`] generates for `seed`, whatever its
+/// shape: any range of it can be generated on its own (by `aurum gen`, or by one process of
+/// several).
+pub fn random_element(seed: u64) -> impl Fn(usize) -> Goldilocks + Sync + Send {
+    let base = splitmix64(seed);
+    move |i| {
+        Goldilocks::from_u64(splitmix64(base ^ (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)) % P)
+    }
+}
+
+/// Writes the `rows × cols` matrix of [`random_matrix`] for `seed` to `out` as little-endian
+/// u64 values, row-major (the `--input` format), generating it a piece at a time so that
+/// memory stays small whatever the size; `progress(bytes written)` after each piece.
+pub fn write_random_matrix(
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    out: &mut impl std::io::Write,
+    mut progress: impl FnMut(u64),
+) -> Result<(), String> {
+    let len = rows
+        .checked_mul(cols)
+        .ok_or_else(|| format!("{rows} × {cols} elements overflow"))?;
+    len.checked_mul(8)
+        .ok_or_else(|| format!("{rows} × {cols} u64 values overflow"))?;
+    let element = random_element(seed);
+    let mut bytes = vec![0u8; READ_ELEMENTS.min(len) * 8];
+    let mut start = 0;
+    while start < len {
+        let n = READ_ELEMENTS.min(len - start);
+        bytes[..n * 8]
+            .par_chunks_mut(8)
+            .enumerate()
+            .for_each(|(k, word)| {
+                word.copy_from_slice(&element(start + k).as_canonical_u64().to_le_bytes());
+            });
+        out.write_all(&bytes[..n * 8]).map_err(|e| e.to_string())?;
+        start += n;
+        // start ≤ len and len · 8 does not overflow.
+        progress(start as u64 * 8);
+    }
+    Ok(())
 }
 
 fn open(path: &Path) -> Result<(File, u64), String> {
@@ -148,7 +187,8 @@ pub fn read_u64_rows(
     let mut rows_done = 0usize;
     let mut bytes_done = 0u64;
     loop {
-        let n = read_full(&mut reader, &mut buf).map_err(|e| e.to_string())?;
+        let n = read_full(&mut reader, &mut buf)
+            .map_err(|e| format!("reading from row {rows_done} (byte {bytes_done}): {e}"))?;
         if n == 0 {
             return Ok(());
         }
@@ -188,7 +228,13 @@ pub fn read_byte_rows(
     let mut values = Vec::with_capacity(rows_per_read * cols);
     let mut bytes_done = 0u64;
     loop {
-        let n = read_full(&mut reader, &mut buf).map_err(|e| e.to_string())?;
+        let n = read_full(&mut reader, &mut buf).map_err(|e| {
+            // Whole reads so far: the failed one starts at a row boundary.
+            format!(
+                "reading from row {} (byte {bytes_done}): {e}",
+                bytes_done / row as u64
+            )
+        })?;
         bytes_done += n as u64;
         values.clear();
         if n < buf.len() {

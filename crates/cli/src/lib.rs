@@ -61,6 +61,7 @@ pub fn run(cli: args::Cli) -> ExitCode {
     let command = cli.command.unwrap_or(args::Command::Commit(cli.commit));
     let result = match command {
         args::Command::Commit(args) => commands::commit(args),
+        args::Command::Gen(args) => commands::gen_file(&args),
         args::Command::Open(args) => commands::open(args),
         args::Command::Verify(args) => commands::verify(args),
         args::Command::Fri(args) => {

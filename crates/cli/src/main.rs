@@ -8,5 +8,6 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    aurum_cli::files::remove_partial_outputs_on_interrupt();
     aurum_cli::run(aurum_cli::args::Cli::parse())
 }

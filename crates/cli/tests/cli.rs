@@ -710,3 +710,92 @@ fn polygon_and_plonky2_presets_commit_files() {
         .collect();
     assert_eq!(out["root"], expected.join(","));
 }
+
+#[test]
+fn gen_writes_the_generated_matrix() {
+    let path = temp("gen.bin");
+    let out = aurum(&[
+        "gen",
+        "--rows",
+        "1000",
+        "--cols",
+        "5",
+        "--seed",
+        "3",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("wrote 1000 × 5 u64 values"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 1000 * 5 * 8);
+    let from_file = json(&aurum(&[
+        "commit",
+        "--input",
+        path.to_str().unwrap(),
+        "--cols",
+        "5",
+        "--json",
+    ]));
+    let generated = json(&aurum(&[
+        "--rows", "1000", "--cols", "5", "--seed", "3", "--json",
+    ]));
+    assert_eq!(from_file["root"], generated["root"]);
+    // An empty matrix is refused before anything is written.
+    let empty = temp("gen-empty.bin");
+    let out = aurum(&["gen", "--rows", "0", "--out", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!empty.exists());
+}
+
+/// Ctrl-C in the middle of a large `aurum gen` exits with 130 and leaves no file: neither
+/// the output nor its temporary.
+#[cfg(unix)]
+#[test]
+fn interrupted_gen_leaves_no_file() {
+    let dir = temp("interrupted");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("big.bin");
+    // 1 GiB if nothing stopped it; interrupted as soon as its temporary file has data.
+    let mut child = aurum_command()
+        .args(["gen", "--rows", "134217728", "--cols", "1", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let has_data = || {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .any(|e| e.unwrap().metadata().is_ok_and(|m| m.len() > 0))
+    };
+    while !has_data() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "gen ended before it could be interrupted"
+        );
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "no output after 2 minutes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("interrupted"),
+        "{}",
+        stderr(&output)
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

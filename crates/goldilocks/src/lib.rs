@@ -66,6 +66,20 @@ pub mod raw {
     pub fn words_mut(values: &mut [Goldilocks]) -> &mut [u64] {
         crate::backend::layout::words_mut(values)
     }
+
+    /// `len` arrays of `N` zeros, allocated already zeroed (`calloc`) rather than filled.
+    ///
+    /// For large buffers that are about to be overwritten in parallel, such as a Merkle
+    /// tree's digest layers: the kernel supplies zero pages on first touch, in the threads
+    /// that write them, where `vec![[Goldilocks::ZERO; N]; len]` would first fill every byte on
+    /// one thread. The result is the same vector.
+    ///
+    /// # Panics
+    /// If `len · N` elements overflow the address space, as `vec!` does.
+    #[must_use]
+    pub fn zeroed<const N: usize>(len: usize) -> Vec<[Goldilocks; N]> {
+        crate::backend::layout::zeroed_arrays(len)
+    }
 }
 
 /// NEON multiplication strategies, public so benchmarks can compare them.

@@ -11,7 +11,8 @@
 //! * [`MerkleTree::open_multi`] / [`verify_multi`]: many leaves at once, each sibling digest
 //!   sent once (Plonky3 0.8's pruned multi-proofs), as FRI's query phase opens trees.
 //! * [`StreamingCommitter`]: the same commitment for a single matrix whose rows arrive in
-//!   order, in `O(log n)` digests of memory.
+//!   order, in `O(log n)` digests of memory; [`StreamingCommitter::push_overlapped`] produces
+//!   them (reads a file, say) on a second thread while the hashing goes on.
 //! * Presets ([`config`]): `Poseidon2W8` (Plonky3's standard setup), `Poseidon2W12`,
 //!   `Poseidon2W16`, `Plonky2` (Poseidon `hash_or_noop` leaves, `two_to_one` nodes, caps) and
 //!   `Polygon` (Poseidon `linear_hash` leaves, the same nodes; Polygon zkProver's tree).
@@ -36,6 +37,7 @@
 mod cap;
 pub mod config;
 mod multi;
+mod overlap;
 pub mod shape;
 mod stream;
 mod tree;
@@ -44,6 +46,7 @@ mod verify;
 pub use cap::root_from_cap;
 pub use config::{MerkleConfig, Preset};
 pub use multi::{MultiOpening, verify_multi};
+pub use overlap::{OverlapError, RowSink, Stopped};
 pub use shape::{Dimensions, MAX_HEIGHT, MAX_LOG_HEIGHT, MAX_WIDTH, ShapeError, TreeShape};
 pub use stream::{StreamError, StreamingCommitter};
 pub use tree::{

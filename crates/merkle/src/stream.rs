@@ -203,6 +203,12 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
         }
     }
 
+    /// Elements of a full chunk (whole rows): pushes of whole chunks are hashed as they come.
+    pub(crate) fn chunk_len(&self) -> usize {
+        // chunk_rows · width ≤ max(2 · CHUNK_ELEMENTS, MAX_WIDTH): no overflow.
+        self.chunk_rows * self.width
+    }
+
     /// Rows consumed so far.
     #[must_use]
     pub fn rows(&self) -> usize {
@@ -246,25 +252,35 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
             self.buffer.reserve_exact(chunk_len);
         }
         while !values.is_empty() {
+            if self.buffer.is_empty() && values.len() >= chunk_len {
+                // A whole chunk at a chunk boundary: hashed where it is, not copied first.
+                let (chunk, rest) = values.split_at(chunk_len);
+                self.hash_chunk(chunk);
+                values = rest;
+                continue;
+            }
             // The buffer holds whole rows and fewer than a chunk, so `take` is whole rows.
             let take = (chunk_len - self.buffer.len()).min(values.len());
             self.buffer.extend_from_slice(&values[..take]);
             values = &values[take..];
             if self.buffer.len() == chunk_len {
-                self.flush_full_chunk();
+                let full = core::mem::take(&mut self.buffer);
+                self.hash_chunk(&full);
+                self.buffer = full;
+                self.buffer.clear();
             }
         }
         Ok(())
     }
 
-    /// Hashes a full, aligned chunk and compresses it to a single node in bulk.
-    fn flush_full_chunk(&mut self) {
+    /// Hashes a full, aligned chunk (`chunk_rows` rows) and compresses it to a single node
+    /// in bulk.
+    fn hash_chunk(&mut self, chunk: &[Goldilocks]) {
         let mut layer = vec![ZERO_DIGEST; self.chunk_rows];
-        // The buffer is exactly chunk_rows rows of `width` elements: the lengths match.
-        hash_rows(self.config.leaf(), &self.buffer, self.width, &mut layer)
+        // The chunk is exactly chunk_rows rows of `width` elements: the lengths match.
+        hash_rows(self.config.leaf(), chunk, self.width, &mut layer)
             .expect("a full chunk is chunk_rows whole rows");
         self.rows += self.chunk_rows;
-        self.buffer.clear();
         let mut level = 0;
         while layer.len() > 1 {
             self.record_many(level, &layer);

@@ -541,7 +541,8 @@ impl<C: MerkleConfig> Builder<'_, C> {
     /// Leaf digests for positions `start..end`: rows below the tallest height are hashed,
     /// padding positions are zero.
     fn leaf_layer(&self, start: usize, end: usize) -> Vec<Digest> {
-        let mut out = vec![ZERO_DIGEST; end - start];
+        // Zeroed pages, not a fill: the hashing threads touch them first (and only once).
+        let mut out = aurum_goldilocks::raw::zeroed(end - start);
         let real_end = end.min(self.shape.max_height);
         if start < real_end {
             self.hash_rows_of(&self.shape.leaves, start, &mut out[..real_end - start]);
@@ -554,11 +555,16 @@ impl<C: MerkleConfig> Builder<'_, C> {
     fn parent_layer(&self, children: &[Digest], j: usize, first: usize, pad: bool) -> Vec<Digest> {
         let layer = &self.shape.layers[j - 1];
         let count = children.len() / 2;
-        // Room for the padding digest up front: growing by one would double the allocation.
-        let mut parents = Vec::with_capacity(if pad { layer.len.max(count) } else { count });
-        parents.resize(count, ZERO_DIGEST);
-        compress_layer(self.config.node(), &children[..2 * count], &mut parents)
-            .expect("2·count children");
+        // Allocated zeroed at the stored length up front (the padding digest is zero, and
+        // growing by one would double the allocation); only `count` are computed below.
+        let mut parents =
+            aurum_goldilocks::raw::zeroed(if pad { layer.len.max(count) } else { count });
+        compress_layer(
+            self.config.node(),
+            &children[..2 * count],
+            &mut parents[..count],
+        )
+        .expect("2·count children");
         // Positions past the computed length are padding, zero whatever their children.
         let real = layer.raw_len.saturating_sub(first).min(count);
         for p in &mut parents[real..] {
@@ -583,7 +589,8 @@ impl<C: MerkleConfig> Builder<'_, C> {
                 .expect("2·real children");
         }
         if pad {
-            parents.resize(layer.len, ZERO_DIGEST);
+            // Zero past `count` already: the stored length, as the layer keeps it.
+            parents.truncate(layer.len);
         }
         parents
     }

@@ -4,8 +4,8 @@
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::config::{self, Poseidon2W8};
 use aurum_merkle::{
-    Commitment, Digest, Dimensions, Matrix, MerkleConfig, MerkleTree, OpenError,
-    StreamingCommitter, VerifyError, ZERO_DIGEST, root_from_cap, verify,
+    Commitment, Digest, Dimensions, Matrix, MerkleConfig, MerkleTree, OpenError, OverlapError,
+    Stopped, StreamError, StreamingCommitter, VerifyError, ZERO_DIGEST, root_from_cap, verify,
 };
 use aurum_symmetric::{Compressor, Hasher};
 use proptest::prelude::*;
@@ -508,4 +508,78 @@ fn polygon_preset_reproduces_zkprovers_root() {
         &opening,
     )
     .unwrap();
+}
+
+/// Rows pushed from a second thread (`push_overlapped`), in pieces that straddle chunk
+/// boundaries and of whole chunks (hashed without a copy), give the in-memory commitment.
+#[test]
+fn overlapped_pushes_equal_in_memory() {
+    let config = config::poseidon2_w8();
+    let (width, height) = (64, 3 * (1 << 14) + 777);
+    let data = values(height * width, 5);
+    let tree = MerkleTree::new(&config, vec![Matrix::new(&data, width).unwrap()]).unwrap();
+    for piece_rows in [1, 1000, 1 << 14, 3 << 13, height] {
+        let mut stream = StreamingCommitter::with_height(&config, width, height, 2).unwrap();
+        stream
+            .push_overlapped(|sink| {
+                for piece in data.chunks(width * piece_rows) {
+                    sink.push(piece)?;
+                }
+                Ok::<(), Stopped>(())
+            })
+            .unwrap();
+        assert_eq!(stream.rows(), height);
+        assert_eq!(
+            stream.finish().unwrap(),
+            tree.commitment(2).unwrap(),
+            "pieces of {piece_rows} rows"
+        );
+    }
+}
+
+#[test]
+fn overlapped_errors_stop_both_sides() {
+    let config = config::poseidon2_w8();
+    let width = 64;
+    let data = values((1 << 16) * width, 9);
+    // The producer's error is returned as such.
+    let mut stream = StreamingCommitter::new(&config, width, 0).unwrap();
+    let err = stream
+        .push_overlapped(|sink| {
+            sink.push(&data[..width * 10]).map_err(|_| "stopped")?;
+            Err("disk on fire")
+        })
+        .unwrap_err();
+    assert_eq!(err, OverlapError::Producer("disk on fire"));
+    // More rows than declared: the committer refuses them, and the producer, which would
+    // otherwise push for ever, is told to stop.
+    let mut stream = StreamingCommitter::with_height(&config, width, 1 << 14, 0).unwrap();
+    let mut stopped = false;
+    let err = stream
+        .push_overlapped(|sink| {
+            loop {
+                if sink.push(&data).is_err() {
+                    stopped = true;
+                    return Ok::<(), ()>(());
+                }
+            }
+        })
+        .unwrap_err();
+    assert!(stopped, "the producer saw Stopped");
+    assert!(
+        matches!(
+            err,
+            OverlapError::Stream(StreamError::WrongRowCount { declared, .. }) if declared == 1 << 14
+        ),
+        "{err:?}"
+    );
+    // Values that are not whole rows are refused at the end (the sink takes any count).
+    let mut stream = StreamingCommitter::new(&config, width, 0).unwrap();
+    let err = stream
+        .push_overlapped(|sink| sink.push(&data[..width + 1]))
+        .unwrap_err();
+    assert!(
+        matches!(err, OverlapError::Stream(StreamError::Rows(_))),
+        "{err:?}"
+    );
 }

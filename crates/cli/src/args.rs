@@ -10,6 +10,10 @@ use clap::{ArgGroup, Args, Parser, Subcommand};
 /// beyond any use; the tree's own depth bounds it further.
 pub const MAX_CAP_HEIGHT: u64 = 24;
 
+/// The most digest layers `--tree-drop` leaves out: an opening then rebuilds a block of 2^24
+/// rows (of `--cols` values each) from the input file.
+pub const MAX_TREE_DROP: u64 = 24;
+
 /// `aurum` and its options.
 #[derive(Parser, Debug)]
 #[command(
@@ -67,9 +71,10 @@ pub struct MatrixArgs {
     /// Rows of the generated matrix (ignored with --input/--bytes).
     #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u64).range(1..=1 << 36))]
     pub rows: u64,
-    /// Columns of the matrix (the row width of --input/--bytes files too).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
-    pub cols: u64,
+    /// Columns of the matrix (the row width of --input/--bytes files too) [default: 8; with
+    /// `open --tree`, the tree file's width].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub cols: Option<u64>,
     /// Seed of the generated matrix.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -80,12 +85,13 @@ pub struct MatrixArgs {
     /// zeros up to a whole row, so that different files never give the same matrix.
     #[arg(long, value_name = "FILE")]
     pub bytes: Option<PathBuf>,
-    /// Tree configuration.
-    #[arg(long, default_value = "poseidon2-w8", value_parser = preset_parser())]
-    pub preset: Preset,
-    /// Height of the cap (0 = a single root; at most the tree's depth).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=MAX_CAP_HEIGHT))]
-    pub cap_height: u64,
+    /// Tree configuration [default: poseidon2-w8; with `open --tree`, the tree file's].
+    #[arg(long, value_parser = preset_parser())]
+    pub preset: Option<Preset>,
+    /// Height of the cap (0 = a single root; at most the tree's depth) [default: 0; with
+    /// `open --tree`, the tree file's].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_CAP_HEIGHT))]
+    pub cap_height: Option<u64>,
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub threads: Option<u64>,
@@ -104,6 +110,15 @@ pub struct CommitArgs {
     /// verifier needs — to this JSON file, for `aurum verify --commitment`.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Also keep the tree: write its digest layers, as they are produced, to this tree file
+    /// (with --input or --bytes), for `aurum open --tree` to answer openings from.
+    #[arg(long, value_name = "PATH")]
+    pub tree: Option<PathBuf>,
+    /// With --tree: leave out the lowest K digest layers (the file shrinks by about 2^-K;
+    /// an opening rebuilds a block of 2^K rows from the input file).
+    #[arg(long, value_name = "K", requires = "tree", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_TREE_DROP))]
+    pub tree_drop: u64,
 }
 
 /// `aurum gen`.
@@ -135,6 +150,11 @@ pub struct OpenArgs {
     /// Leaf (row) to open.
     #[arg(long)]
     pub index: u64,
+    /// Open from the tree file `aurum commit --tree` wrote for this --input (or --bytes)
+    /// file: reads only the leaf's path and its block of rows; the preset, columns and cap
+    /// height default to the tree's.
+    #[arg(long, value_name = "PATH")]
+    pub tree: Option<PathBuf>,
     /// Where to write the proof (JSON).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,

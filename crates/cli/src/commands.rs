@@ -8,24 +8,32 @@ use std::time::{Duration, Instant};
 use aurum_goldilocks::microbench::FieldOp;
 use aurum_goldilocks::{Backend, Goldilocks, selected_backend};
 use aurum_merkle::{
-    Digest, Dimensions, Matrix, MerkleConfig, MerkleTree, OverlapError, StreamError,
-    StreamingCommitter, TreeShape, root_from_cap,
+    Commitment, Digest, Dimensions, Matrix, MerkleConfig, MerkleTree, OverlapError, Preset,
+    StoredTree, StoredTreeError, StoredTreeWriter, StreamError, StreamingCommitter, TreeShape,
+    TreeSpec, root_from_cap,
 };
 use aurum_symmetric::Hasher;
 
 use crate::args::{CommitArgs, GenArgs, MatrixArgs, OpenArgs, VerifyArgs};
 use crate::bench::record::Stats;
-use crate::files::{AtomicFile, write_atomically};
+use crate::files::{AtomicFile, PartialOutput, write_atomically};
 use crate::hex::{hex_digest, parse_digest};
 use crate::input::{self, MatrixSource};
 use crate::progress;
 use crate::proof::{self, MAX_PROOF_BYTES, ProofFile};
-use crate::report::Report;
+use crate::report::{Report, TreeFileReport};
 use crate::statement::{self, Statement, TrustedCommitment};
 
 /// The largest commitment file `aurum verify` reads (a cap of 2^24 digests is ~400 MiB of
 /// JSON; real ones are a few KiB).
 const MAX_COMMITMENT_BYTES: u64 = 1 << 30;
+
+/// The most bytes of input rows `aurum open --tree` reads for one block (a tree file that
+/// drops more levels than this allows is refused, whatever its header says).
+const MAX_BLOCK_BYTES: usize = 1 << 30;
+
+/// The columns without --cols.
+const DEFAULT_COLS: u64 = 8;
 
 /// The selected backend, or a clear error if `AURUM_BACKEND` is invalid.
 pub(crate) fn checked_backend() -> Result<Backend, String> {
@@ -53,8 +61,15 @@ impl MatrixArgs {
         thread_pool(self.threads)
     }
 
+    fn preset(&self) -> Preset {
+        self.preset.unwrap_or(Preset::Poseidon2W8)
+    }
+
     fn source(&self) -> Result<MatrixSource, String> {
-        let cols = to_usize("--cols", self.cols)?;
+        self.source_with_cols(to_usize("--cols", self.cols.unwrap_or(DEFAULT_COLS))?)
+    }
+
+    fn source_with_cols(&self, cols: usize) -> Result<MatrixSource, String> {
         Ok(match (&self.input, &self.bytes) {
             (Some(path), _) => MatrixSource::U64File {
                 path: path.clone(),
@@ -73,7 +88,7 @@ impl MatrixArgs {
     }
 
     fn cap_height(&self) -> Result<usize, String> {
-        to_usize("--cap-height", self.cap_height)
+        to_usize("--cap-height", self.cap_height.unwrap_or(0))
     }
 
     /// The source, its dimensions and the tree's shape, all checked before any work: a
@@ -96,6 +111,7 @@ struct Committed {
     cap: Vec<Digest>,
     elapsed: Duration,
     permutations: usize,
+    tree: Option<TreeFileReport>,
 }
 
 pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
@@ -103,19 +119,35 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
     let pool = args.matrix.threads()?;
     let (source, shape) = args.matrix.plan()?;
     let cap_height = args.matrix.cap_height()?;
+    let preset = args.matrix.preset();
     let show_progress = !args.json && progress::stderr_is_terminal();
+    let tree = match &args.tree {
+        Some(_) if matches!(source, MatrixSource::Random { .. }) => {
+            return Err(
+                "--tree needs --input or --bytes: `aurum open --tree` reads the rows of a \
+                 block back from that file"
+                    .to_string(),
+            );
+        }
+        Some(path) => Some((path.as_path(), to_usize("--tree-drop", args.tree_drop)?)),
+        None => None,
+    };
     let committed = pool.install(|| {
-        with_preset!(args.matrix.preset, |config| commit_with(
-            &config,
-            &source,
-            shape,
-            cap_height,
-            show_progress
-        ))
+        with_preset!(preset, |config| match tree {
+            Some((path, dropped)) => commit_to_tree_file(
+                &config,
+                &source,
+                shape,
+                cap_height,
+                (path, dropped),
+                show_progress
+            ),
+            None => commit_with(&config, &source, shape, cap_height, show_progress),
+        })
     })?;
     if let Some(out) = &args.out {
         let json = statement::commitment_json(
-            args.matrix.preset,
+            preset,
             committed.shape.dims(),
             cap_height,
             &committed.root,
@@ -126,7 +158,7 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
     Report {
         backend,
         threads: pool.current_num_threads(),
-        preset: args.matrix.preset.name(),
+        preset: preset.name(),
         source: source.describe(),
         dims: committed.shape.dims().to_vec(),
         cap_height,
@@ -134,6 +166,7 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
         cap: committed.cap,
         elapsed: committed.elapsed,
         permutations: committed.permutations,
+        tree: committed.tree,
     }
     .print(args.json);
     Ok(ExitCode::SUCCESS)
@@ -171,6 +204,7 @@ fn commit_with<C: MerkleConfig>(
             elapsed,
             permutations,
             shape,
+            tree: None,
         });
     }
     let start = Instant::now();
@@ -216,6 +250,68 @@ fn commit_with<C: MerkleConfig>(
         elapsed: start.elapsed(),
         permutations,
         shape,
+        tree: None,
+    })
+}
+
+/// Commits a file with the streaming builder and writes the tree file `path` (without its
+/// lowest `dropped` digest layers) as the layers are produced.
+fn commit_to_tree_file<C: MerkleConfig>(
+    config: &C,
+    source: &MatrixSource,
+    shape: TreeShape,
+    cap_height: usize,
+    (path, dropped): (&Path, usize),
+    show_progress: bool,
+) -> Result<Committed, String> {
+    let permutations = shape.permutations(|len| config.leaf().permutations(len));
+    let source_len = source
+        .total_bytes()?
+        .ok_or("--tree needs --input or --bytes")?;
+    let spec = TreeSpec {
+        width: source.cols(),
+        height: shape.max_height(),
+        cap_height,
+        dropped,
+        source_len,
+    };
+    let fail = |e: StoredTreeError| match e {
+        // Rows that are not the file's announced ones: the input's fault.
+        StoredTreeError::Stream(e) => format!("{}: {e}", source.describe()),
+        e => format!("{}: {e}", path.display()),
+    };
+    let start = Instant::now();
+    let mut writer = StoredTreeWriter::create_file(config, spec, path).map_err(fail)?;
+    // Ctrl-C removes the unfinished tree file too.
+    let _partial = PartialOutput::register(writer.temp_path());
+    let mut bar = progress::Bar::new(show_progress, Some(source_len));
+    let pushed = writer.push_overlapped(|sink| {
+        let read = source.stream_rows(|rows, bytes_done| {
+            sink.push(rows).map_err(|e| e.to_string())?;
+            bar.update(bytes_done);
+            Ok(())
+        });
+        bar.finish();
+        read
+    });
+    match pushed {
+        Ok(()) => {}
+        Err(OverlapError::Producer(e)) => return Err(e),
+        Err(OverlapError::Stream(e)) => return Err(fail(StoredTreeError::Stream(e))),
+    }
+    let (commitment, stored) = writer.finish().map_err(fail)?;
+    let tree = TreeFileReport {
+        path: path.display().to_string(),
+        bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
+        dropped,
+    };
+    Ok(Committed {
+        root: stored.root(),
+        cap: commitment.cap,
+        elapsed: start.elapsed(),
+        permutations,
+        shape,
+        tree: Some(tree),
     })
 }
 
@@ -251,6 +347,9 @@ pub(crate) fn gen_file(args: &GenArgs) -> Result<ExitCode, String> {
 
 pub(crate) fn open(args: OpenArgs) -> Result<ExitCode, String> {
     checked_backend()?;
+    if let Some(tree) = &args.tree {
+        return open_from_tree_file(&args, tree);
+    }
     let (source, shape) = args.matrix.plan()?;
     let cap_height = args.matrix.cap_height()?;
     let index = to_usize("--index", args.index)?;
@@ -262,19 +361,136 @@ pub(crate) fn open(args: OpenArgs) -> Result<ExitCode, String> {
     }
     let pool = args.matrix.threads()?;
     let file = pool.install(|| {
-        with_preset!(args.matrix.preset, |config| open_with(
+        with_preset!(args.matrix.preset(), |config| open_with(
             &config, &source, &shape, cap_height, index
         ))
     })?;
-    write_atomically(&args.out, file.to_json().as_bytes())?;
+    write_proof(&args.out, &file)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_proof(out: &Path, file: &ProofFile) -> Result<(), String> {
+    write_atomically(out, file.to_json().as_bytes())?;
     println!(
         "wrote the opening of leaf {} ({} matrices, {} siblings) to {}",
         file.index,
         file.dims.len(),
         file.opening.siblings.len(),
-        args.out.display()
+        out.display()
+    );
+    Ok(())
+}
+
+/// `aurum open --tree`: the opening from the tree file and the leaf's block of rows, read
+/// from their place in the input file. The preset, columns and cap height are the tree's
+/// unless given (and then must agree); the input must have the tree's shape and length.
+fn open_from_tree_file(args: &OpenArgs, path: &Path) -> Result<ExitCode, String> {
+    let start = Instant::now();
+    let in_tree = |e: StoredTreeError| format!("{}: {e}", path.display());
+    let stored = StoredTree::from_file(path).map_err(in_tree)?;
+    let info = stored.info().clone();
+    let preset: Preset = info.config_name.parse().map_err(|_| {
+        format!(
+            "{}: the tree was built with the configuration {:?}, which is not an aurum preset",
+            path.display(),
+            info.config_name
+        )
+    })?;
+    let m = &args.matrix;
+    let disagree = |flag: String, tree: String| {
+        format!(
+            "{flag} differs from the tree file {}, which has {tree}",
+            path.display()
+        )
+    };
+    if let Some(given) = m.preset
+        && given != preset
+    {
+        return Err(disagree(
+            format!("--preset {given}"),
+            format!("preset {preset}"),
+        ));
+    }
+    if let Some(cols) = m.cols
+        && usize::try_from(cols) != Ok(info.width)
+    {
+        return Err(disagree(
+            format!("--cols {cols}"),
+            format!("{} columns", info.width),
+        ));
+    }
+    if m.input.is_none() && m.bytes.is_none() {
+        return Err(format!(
+            "open --tree needs the --input (or --bytes) file the tree file {} was committed from",
+            path.display()
+        ));
+    }
+    let cap_height = match m.cap_height {
+        Some(c) => to_usize("--cap-height", c)?,
+        None => info.cap_height,
+    };
+    let source = m.source_with_cols(info.width)?;
+    let rows = source.rows()?;
+    let len = source.total_bytes()?.unwrap_or(0);
+    if rows != info.height || len != info.source_len {
+        return Err(format!(
+            "{} does not match the tree file {}: {rows} rows of {} values ({len} bytes), \
+             the tree was committed to {} rows ({} bytes)",
+            source.describe(),
+            path.display(),
+            info.width,
+            info.height,
+            info.source_len
+        ));
+    }
+    let index = to_usize("--index", args.index)?;
+    let block_rows = stored.block_rows(index).map_err(in_tree)?;
+    let block = source.read_rows(block_rows.clone(), MAX_BLOCK_BYTES)?;
+    let pool = m.threads()?;
+    let file = pool
+        .install(|| {
+            with_preset!(preset, |config| open_stored(
+                &config, &stored, index, cap_height, &block
+            ))
+        })
+        .map_err(|e| match e {
+            StoredTreeError::InputMismatch { .. } => {
+                format!("{}: {e} (tree file {})", source.describe(), path.display())
+            }
+            e => in_tree(e),
+        })?;
+    let elapsed = start.elapsed();
+    write_proof(&args.out, &file)?;
+    println!(
+        "from the tree file {} (rows {}..{} rebuilt, {} stored levels read) in {:.2} ms",
+        path.display(),
+        block_rows.start,
+        block_rows.end,
+        stored.shape().depth() - info.dropped,
+        elapsed.as_secs_f64() * 1e3
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The proof file of leaf `index` from a stored tree and the rows of the leaf's block.
+fn open_stored<C: MerkleConfig>(
+    config: &C,
+    stored: &StoredTree,
+    index: usize,
+    cap_height: usize,
+    block: &[Goldilocks],
+) -> Result<ProofFile, StoredTreeError> {
+    let opening = stored.open(config, index, cap_height, block)?;
+    Ok(ProofFile {
+        preset: config.name().to_string(),
+        dims: stored.shape().dims().to_vec(),
+        cap_height,
+        index,
+        commitment: Commitment {
+            cap: stored.cap(cap_height)?,
+        },
+        opening,
+    })
 }
 
 fn open_with<C: MerkleConfig>(

@@ -32,6 +32,30 @@ pub fn remove_partial_outputs_on_interrupt() {
     });
 }
 
+/// A temporary file written by someone else (a library writer that removes it itself on
+/// error): also removed on interruption while this guard lives.
+#[derive(Debug)]
+pub struct PartialOutput(Option<PathBuf>);
+
+impl PartialOutput {
+    /// Registers `temp` (if any) until the guard is dropped.
+    #[must_use]
+    pub fn register(temp: Option<&Path>) -> Self {
+        if let Some(temp) = temp {
+            register(temp);
+        }
+        Self(temp.map(Path::to_path_buf))
+    }
+}
+
+impl Drop for PartialOutput {
+    fn drop(&mut self) {
+        if let Some(temp) = &self.0 {
+            unregister(temp);
+        }
+    }
+}
+
 fn register(path: &Path) {
     if let Ok(mut partial) = PARTIAL.lock() {
         partial.push(path.to_path_buf());

@@ -5,6 +5,8 @@
 
 use std::fs::File;
 use std::io::{BufReader, Read};
+use std::ops::Range;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use aurum_goldilocks::{Goldilocks, P};
@@ -320,6 +322,76 @@ impl MatrixSource {
             MatrixSource::BytesFile { path, cols } => {
                 let (file, _) = open(path)?;
                 read_byte_rows(BufReader::new(file), *cols, consume).map_err(|e| with_path(path, e))
+            }
+        }
+    }
+
+    /// Rows `rows` of the matrix (`rows.end` at most the height from [`MatrixSource::rows`]),
+    /// read from their place in the file — what `aurum open --tree` needs of the input. At
+    /// most `limit` bytes are allocated: a larger range is an error.
+    pub fn read_rows(&self, rows: Range<usize>, limit: usize) -> Result<Vec<Goldilocks>, String> {
+        let cols = self.cols();
+        let count = rows
+            .end
+            .checked_sub(rows.start)
+            .ok_or("an empty range of rows")?;
+        let elements = count
+            .checked_mul(cols)
+            .filter(|&n| n.saturating_mul(8) <= limit)
+            .ok_or_else(|| {
+                format!(
+                    "rows {}..{} of {cols} values are more than the {} MiB an opening may read",
+                    rows.start,
+                    rows.end,
+                    limit >> 20
+                )
+            })?;
+        let read_at = |path: &Path, file: &File, buf: &mut [u8], at: u64| {
+            file.read_exact_at(buf, at).map_err(|e| {
+                format!(
+                    "cannot read rows {}..{} of {}: {e}",
+                    rows.start,
+                    rows.end,
+                    path.display()
+                )
+            })
+        };
+        match self {
+            MatrixSource::Random { .. } => {
+                Err("rows are read only from --input and --bytes files".to_string())
+            }
+            MatrixSource::U64File { path, .. } => {
+                let (file, _) = open(path)?;
+                // elements · 8 ≤ limit: no overflow, and the offset is below the file's length.
+                let mut buf = vec![0u8; elements * 8];
+                read_at(path, &file, &mut buf, (rows.start * cols * 8) as u64)?;
+                buf.chunks_exact(8)
+                    .enumerate()
+                    .map(|(k, word)| {
+                        let value = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+                        Goldilocks::from_canonical(value).map_err(|e| {
+                            format!(
+                                "{}: row {}, column {}: {e}",
+                                path.display(),
+                                rows.start + k / cols,
+                                k % cols
+                            )
+                        })
+                    })
+                    .collect()
+            }
+            MatrixSource::BytesFile { path, .. } => {
+                let (file, len) = open(path)?;
+                let row = cols * BYTES_PER_ELEMENT;
+                let start = (rows.start * row) as u64;
+                // The matrix's bytes: the file's, then 0x01, then zeros to a whole row.
+                let mut buf = vec![0u8; elements * BYTES_PER_ELEMENT];
+                let in_file = len.saturating_sub(start).min(buf.len() as u64) as usize;
+                read_at(path, &file, &mut buf[..in_file], start)?;
+                if let Some(marker) = len.checked_sub(start).filter(|&m| m < buf.len() as u64) {
+                    buf[marker as usize] = 1;
+                }
+                Ok(buf.chunks_exact(BYTES_PER_ELEMENT).map(pack7).collect())
             }
         }
     }

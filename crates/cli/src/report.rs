@@ -20,6 +20,19 @@ pub(crate) struct Report {
     pub(crate) cap: Vec<Digest>,
     pub(crate) elapsed: Duration,
     pub(crate) permutations: usize,
+    /// The tree file written with `--tree`.
+    pub(crate) tree: Option<TreeFileReport>,
+}
+
+/// A tree file `aurum commit --tree` wrote.
+#[derive(Serialize)]
+pub(crate) struct TreeFileReport {
+    /// Where.
+    pub(crate) path: String,
+    /// Its size.
+    pub(crate) bytes: u64,
+    /// The digest layers left out (`--tree-drop`).
+    pub(crate) dropped: usize,
 }
 
 /// The JSON form. Its `preset`, `dims`, `cap_height`, `root` and `cap` are a commitment file
@@ -43,6 +56,9 @@ struct JsonReport<'a> {
     permutations: usize,
     mperm_per_s: f64,
     peak_memory_bytes: Option<u64>,
+    /// The tree file (absent without `--tree`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tree: Option<&'a TreeFileReport>,
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), if known.
@@ -77,6 +93,7 @@ impl Report {
                 permutations: self.permutations,
                 mperm_per_s: mperm,
                 peak_memory_bytes: peak,
+                tree: self.tree.as_ref(),
             };
             println!(
                 "{}",
@@ -107,6 +124,14 @@ impl Report {
         match peak {
             Some(b) => println!("peak memory: {:.1} MiB", b as f64 / 1048576.0),
             None => println!("peak memory: unknown"),
+        }
+        if let Some(tree) = &self.tree {
+            println!(
+                "tree file:   {} ({:.1} MiB, lowest {} digest layers left out)",
+                tree.path,
+                tree.bytes as f64 / 1048576.0,
+                tree.dropped
+            );
         }
     }
 }

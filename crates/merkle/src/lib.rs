@@ -12,7 +12,12 @@
 //!   sent once (Plonky3 0.8's pruned multi-proofs), as FRI's query phase opens trees.
 //! * [`StreamingCommitter`]: the same commitment for a single matrix whose rows arrive in
 //!   order, in `O(log n)` digests of memory; [`StreamingCommitter::push_overlapped`] produces
-//!   them (reads a file, say) on a second thread while the hashing goes on.
+//!   them (reads a file, say) on a second thread while the hashing goes on, and a
+//!   [`LayerSink`] may receive the digest layers as they are produced.
+//! * [`stored`]: a single matrix's tree kept for later — [`StoredTreeWriter`] streams the rows
+//!   and keeps the digest layers (all, or all but the lowest `k`) in memory or in a tree file,
+//!   [`StoredTree`] opens a leaf from them and the `2^k` rows of its block, so that a prover
+//!   can commit, drop the matrix, and answer queries later.
 //! * Presets ([`config`]): `Poseidon2W8` (Plonky3's standard setup), `Poseidon2W12`,
 //!   `Poseidon2W16`, `Plonky2` (Poseidon `hash_or_noop` leaves, `two_to_one` nodes, caps) and
 //!   `Polygon` (Poseidon `linear_hash` leaves, the same nodes; Polygon zkProver's tree).
@@ -36,18 +41,25 @@
 
 mod cap;
 pub mod config;
+mod layers;
 mod multi;
 mod overlap;
 pub mod shape;
+pub mod stored;
 mod stream;
 mod tree;
 mod verify;
 
 pub use cap::root_from_cap;
 pub use config::{MerkleConfig, Preset};
+pub use layers::{LayerSink, NoSink};
 pub use multi::{MultiOpening, verify_multi};
 pub use overlap::{OverlapError, RowSink, Stopped};
 pub use shape::{Dimensions, MAX_HEIGHT, MAX_LOG_HEIGHT, MAX_WIDTH, ShapeError, TreeShape};
+pub use stored::{
+    StoredTree, StoredTreeError, StoredTreeInfo, StoredTreeWriter, TREE_FILE_MAGIC,
+    TREE_FILE_VERSION, TreeSpec,
+};
 pub use stream::{StreamError, StreamingCommitter};
 pub use tree::{
     BuildError, Digest, DimensionsMismatch, Matrix, MatrixError, MerkleTree, OpenError,

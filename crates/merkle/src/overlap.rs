@@ -13,6 +13,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use aurum_goldilocks::Goldilocks;
 
 use crate::config::MerkleConfig;
+use crate::layers::LayerSink;
 use crate::stream::{StreamError, StreamingCommitter};
 
 /// Chunks produced but not yet hashed: one being hashed, one ready, one being filled keeps
@@ -92,7 +93,7 @@ impl RowSink {
     }
 }
 
-impl<C: MerkleConfig> StreamingCommitter<'_, C> {
+impl<C: MerkleConfig, S: LayerSink> StreamingCommitter<'_, C, S> {
     /// Pushes the rows that `produce` writes to its [`RowSink`], produced on a scoped
     /// second thread while this thread hashes the earlier ones: the same commitment as
     /// pushing them with [`StreamingCommitter::push_rows`], in the time of the slower side

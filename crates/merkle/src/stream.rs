@@ -8,6 +8,7 @@ use aurum_goldilocks::Goldilocks;
 use aurum_symmetric::{Compressor, compress_layer, hash_rows};
 
 use crate::config::MerkleConfig;
+use crate::layers::{LayerSink, NoSink};
 use crate::shape::{Dimensions, MAX_HEIGHT, MAX_LOG_HEIGHT, ShapeError, TreeShape, check_width};
 use crate::tree::{Digest, MatrixError, ZERO_DIGEST};
 use crate::verify::Commitment;
@@ -107,8 +108,13 @@ impl From<MatrixError> for StreamError {
 /// height fits the tree is known only at [`StreamingCommitter::finish`]; callers who know
 /// the row count up front (from a file's size, say) should declare it, so that an
 /// unsatisfiable cap height is refused before any row is read.
+///
+/// The digest layers themselves are not kept; a [`LayerSink`] given to
+/// [`StreamingCommitter::with_sink`] receives every one of them as it is produced (the
+/// default, [`NoSink`], discards them), which is how a tree file is written while streaming
+/// (see [`StoredTreeWriter`](crate::StoredTreeWriter)).
 #[derive(Debug)]
-pub struct StreamingCommitter<'c, C: MerkleConfig> {
+pub struct StreamingCommitter<'c, C: MerkleConfig, S: LayerSink = NoSink> {
     config: &'c C,
     width: usize,
     cap_height: usize,
@@ -127,6 +133,8 @@ pub struct StreamingCommitter<'c, C: MerkleConfig> {
     /// Completed nodes of the levels that can still become the cap layer.
     recorded: Vec<Vec<Digest>>,
     record_from: usize,
+    /// Receives every completed node, level by level in order of position.
+    sink: S,
 }
 
 impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
@@ -146,7 +154,7 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
                 height: MAX_HEIGHT,
             });
         }
-        Ok(Self::from_checked(config, width, cap_height, None))
+        Ok(Self::from_checked(config, width, cap_height, None, NoSink))
     }
 
     /// A committer for exactly `height` rows of `width` elements, producing a cap of height
@@ -165,6 +173,27 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
         height: usize,
         cap_height: usize,
     ) -> Result<Self, StreamError> {
+        StreamingCommitter::with_sink(config, width, height, cap_height, NoSink)
+    }
+}
+
+impl<'c, C: MerkleConfig, S: LayerSink> StreamingCommitter<'c, C, S> {
+    /// As [`StreamingCommitter::with_height`], and every digest layer is handed to `sink` as
+    /// it is produced: for each level `j` (0 = the leaf digests, up to the root), the calls
+    /// [`LayerSink::push`]`(j, nodes)` together deliver exactly the digests of
+    /// [`MerkleTree::layer`](crate::MerkleTree::layer)`(j)` of the in-memory tree over the
+    /// same rows, in order of position, its zero padding digest included. Calls for different
+    /// levels interleave.
+    ///
+    /// # Errors
+    /// As [`StreamingCommitter::with_height`].
+    pub fn with_sink(
+        config: &'c C,
+        width: usize,
+        height: usize,
+        cap_height: usize,
+        sink: S,
+    ) -> Result<Self, StreamError> {
         let shape = TreeShape::new(&[Dimensions { width, height }])?;
         if cap_height > shape.depth() {
             return Err(StreamError::CapTooHigh {
@@ -173,7 +202,13 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
                 height,
             });
         }
-        Ok(Self::from_checked(config, width, cap_height, Some(height)))
+        Ok(Self::from_checked(
+            config,
+            width,
+            cap_height,
+            Some(height),
+            sink,
+        ))
     }
 
     /// A committer whose width (1..=MAX_WIDTH) and cap height (≤ MAX_LOG_HEIGHT) are checked.
@@ -182,6 +217,7 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
         width: usize,
         cap_height: usize,
         declared: Option<usize>,
+        sink: S,
     ) -> Self {
         // 1 ≤ width: the division is defined, and the result is at most 2^16 rows.
         let chunk_rows = (CHUNK_ELEMENTS / width)
@@ -200,6 +236,7 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
             counts: Vec::new(),
             recorded: Vec::new(),
             record_from: 0,
+            sink,
         }
     }
 
@@ -207,6 +244,13 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
     pub(crate) fn chunk_len(&self) -> usize {
         // chunk_rows · width ≤ max(2 · CHUNK_ELEMENTS, MAX_WIDTH): no overflow.
         self.chunk_rows * self.width
+    }
+
+    /// The sink given to [`StreamingCommitter::with_sink`] (to look at its state while
+    /// streaming, e.g. for an I/O error it recorded).
+    #[must_use]
+    pub fn sink(&self) -> &S {
+        &self.sink
     }
 
     /// Rows consumed so far.
@@ -305,6 +349,7 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
     /// Notes completed nodes of `level` (all but the top of a bulk-compressed chunk).
     fn record_many(&mut self, level: usize, nodes: &[Digest]) {
         self.ensure_level(level);
+        self.sink.push(level, nodes);
         self.counts[level] += nodes.len();
         if level >= self.record_from {
             self.recorded[level].extend_from_slice(nodes);
@@ -315,6 +360,7 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
     fn push_node(&mut self, mut level: usize, mut node: Digest) {
         loop {
             self.ensure_level(level);
+            self.sink.push(level, core::slice::from_ref(&node));
             self.counts[level] += 1;
             if level >= self.record_from {
                 self.recorded[level].push(node);
@@ -349,7 +395,16 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
     /// [`StreamError::Shape`] ([`ShapeError::EmptyMatrix`]) if no rows were pushed;
     /// [`StreamError::CapTooHigh`] if the cap height exceeds the depth of the tree the rows
     /// formed (only possible without a declared height).
-    pub fn finish(mut self) -> Result<Commitment, StreamError> {
+    pub fn finish(self) -> Result<Commitment, StreamError> {
+        self.finish_with_sink().map(|(commitment, _)| commitment)
+    }
+
+    /// As [`StreamingCommitter::finish`], and gives back the sink, which has then received
+    /// every digest layer in full.
+    ///
+    /// # Errors
+    /// As [`StreamingCommitter::finish`].
+    pub fn finish_with_sink(mut self) -> Result<(Commitment, S), StreamError> {
         let rows = self.rows();
         if let Some(declared) = self.declared
             && rows != declared
@@ -381,6 +436,7 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
                 break;
             }
             if let Some(left) = self.pending[level].take() {
+                self.sink.push(level, &[ZERO_DIGEST]);
                 if level >= self.record_from {
                     self.recorded[level].push(ZERO_DIGEST);
                 }
@@ -400,9 +456,10 @@ impl<'c, C: MerkleConfig> StreamingCommitter<'c, C> {
         let cap_layer = &self.recorded[depth - self.cap_height];
         // cap_height ≤ depth ≤ MAX_LOG_HEIGHT: the shift is in range.
         let cap_len = (1usize << self.cap_height).min(cap_layer.len());
-        Ok(Commitment {
+        let commitment = Commitment {
             cap: cap_layer[..cap_len].to_vec(),
-        })
+        };
+        Ok((commitment, self.sink))
     }
 }
 

@@ -12,6 +12,9 @@
 //!   sent once (Plonky3 0.8's pruned multi-proofs), as FRI's query phase opens trees.
 //! * [`StreamingCommitter`]: the same commitment for a single matrix whose rows arrive in
 //!   order, in `O(log n)` digests of memory.
+//! * [`split`]: the same commitment computed in power-of-two-aligned row ranges by separate
+//!   processes ([`PartCommitter`]) and completed from one cap's worth of digests per part
+//!   ([`SplitPlan::complete`]); the CLI's MPI mode is built on it.
 //! * Presets ([`config`]): `Poseidon2W8` (Plonky3's standard setup), `Poseidon2W12`,
 //!   `Poseidon2W16`, `Plonky2` (Poseidon `hash_or_noop` leaves, `two_to_one` nodes, caps) and
 //!   `Polygon` (Poseidon `linear_hash` leaves, the same nodes; Polygon zkProver's tree).
@@ -37,6 +40,7 @@ mod cap;
 pub mod config;
 mod multi;
 pub mod shape;
+pub mod split;
 mod stream;
 mod tree;
 mod verify;
@@ -45,6 +49,7 @@ pub use cap::root_from_cap;
 pub use config::{MerkleConfig, Preset};
 pub use multi::{MultiOpening, verify_multi};
 pub use shape::{Dimensions, MAX_HEIGHT, MAX_LOG_HEIGHT, MAX_WIDTH, ShapeError, TreeShape};
+pub use split::{PartCommitter, SplitError, SplitPlan};
 pub use stream::{StreamError, StreamingCommitter};
 pub use tree::{
     BuildError, Digest, DimensionsMismatch, Matrix, MatrixError, MerkleTree, OpenError,

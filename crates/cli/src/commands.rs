@@ -38,7 +38,7 @@ fn to_usize(flag: &str, value: u64) -> Result<usize, String> {
 }
 
 impl MatrixArgs {
-    fn threads(&self) -> Result<rayon::ThreadPool, String> {
+    pub(crate) fn threads(&self) -> Result<rayon::ThreadPool, String> {
         let mut builder = rayon::ThreadPoolBuilder::new();
         if let Some(t) = self.threads {
             builder = builder.num_threads(to_usize("--threads", t)?);
@@ -67,13 +67,13 @@ impl MatrixArgs {
         })
     }
 
-    fn cap_height(&self) -> Result<usize, String> {
+    pub(crate) fn cap_height(&self) -> Result<usize, String> {
         to_usize("--cap-height", self.cap_height)
     }
 
     /// The source, its dimensions and the tree's shape, all checked before any work: a
     /// cap height the tree cannot have fails here, not after reading a whole file.
-    fn plan(&self) -> Result<(MatrixSource, TreeShape), String> {
+    pub(crate) fn plan(&self) -> Result<(MatrixSource, TreeShape), String> {
         let source = self.source()?;
         let dims = [Dimensions {
             width: source.cols(),
@@ -94,6 +94,11 @@ struct Committed {
 }
 
 pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
+    // Started by an MPI launcher (`mpirun`): the ranks split the commitment between them.
+    #[cfg(feature = "mpi")]
+    if crate::distributed::launched() {
+        return crate::distributed::commit(&args);
+    }
     let backend = checked_backend()?;
     let pool = args.matrix.threads()?;
     let (source, shape) = args.matrix.plan()?;
@@ -129,6 +134,7 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
         cap: committed.cap,
         elapsed: committed.elapsed,
         permutations: committed.permutations,
+        mpi: None,
     }
     .print(args.json);
     Ok(ExitCode::SUCCESS)

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 const READ_ELEMENTS: usize = 1 << 17;
 
 /// Bytes per element in a `--bytes` file.
-const BYTES_PER_ELEMENT: usize = 7;
+pub(crate) const BYTES_PER_ELEMENT: usize = 7;
 
 /// The matrix to commit to.
 #[derive(Clone, Debug)]
@@ -67,16 +67,29 @@ pub fn random_matrix(rows: usize, cols: usize, seed: u64) -> Result<Vec<Goldiloc
     let base = splitmix64(seed);
     (0..len)
         .into_par_iter()
-        .map(|i| {
-            Goldilocks::from_u64(
-                splitmix64(base ^ (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)) % P,
-            )
-        })
+        .map(|i| random_element(base, i))
         .collect_into_vec(&mut values);
     Ok(values)
 }
 
-fn open(path: &Path) -> Result<(File, u64), String> {
+/// Element `i` (row-major) of the pseudo-random matrix whose generator base is
+/// `splitmix64(seed)`.
+fn random_element(base: u64, i: usize) -> Goldilocks {
+    Goldilocks::from_u64(splitmix64(base ^ (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)) % P)
+}
+
+/// Elements `range` (row-major positions) of the matrix [`random_matrix`] generates from
+/// `seed`, without generating the others: a process committing some rows of it generates
+/// only those.
+pub fn random_elements(range: core::ops::Range<usize>, seed: u64) -> Vec<Goldilocks> {
+    let base = splitmix64(seed);
+    range
+        .into_par_iter()
+        .map(|i| random_element(base, i))
+        .collect()
+}
+
+pub(crate) fn open(path: &Path) -> Result<(File, u64), String> {
     let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let len = file
         .metadata()

@@ -48,7 +48,10 @@ pub mod files;
 pub mod fri;
 pub mod hex;
 pub mod input;
+#[cfg(feature = "mpi")]
+mod distributed;
 mod measure;
+pub mod part;
 mod progress;
 pub mod proof;
 mod report;

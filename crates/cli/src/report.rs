@@ -20,6 +20,27 @@ pub(crate) struct Report {
     pub(crate) cap: Vec<Digest>,
     pub(crate) elapsed: Duration,
     pub(crate) permutations: usize,
+    /// How the work was split, when MPI ranks shared it.
+    pub(crate) mpi: Option<MpiSummary>,
+}
+
+/// How a distributed commit (`mpirun -n K aurum commit`) was split, and what it moved.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct MpiSummary {
+    /// MPI ranks (`K`).
+    pub(crate) ranks: usize,
+    /// Ranks that received rows (the rest had none).
+    pub(crate) ranks_with_rows: usize,
+    /// Rows per rank: the power-of-two block (the last rank with rows may have fewer).
+    pub(crate) rows_per_rank: usize,
+    /// Bytes each rank sent to rank 0 in the data gather (its nodes, padded to a fixed slot).
+    pub(crate) gathered_bytes_per_rank: usize,
+    /// Bytes each rank sent in the status exchange before it (every rank to every rank).
+    pub(crate) status_bytes_per_rank: usize,
+    /// The longest time a rank took to read and commit its part.
+    pub(crate) slowest_part_seconds: f64,
+    /// The largest peak resident memory of any rank, if known.
+    pub(crate) max_peak_memory_bytes: Option<u64>,
 }
 
 /// The JSON form. Its `preset`, `dims`, `cap_height`, `root` and `cap` are a commitment file
@@ -43,6 +64,8 @@ struct JsonReport<'a> {
     permutations: usize,
     mperm_per_s: f64,
     peak_memory_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mpi: Option<&'a MpiSummary>,
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), if known.
@@ -77,6 +100,7 @@ impl Report {
                 permutations: self.permutations,
                 mperm_per_s: mperm,
                 peak_memory_bytes: peak,
+                mpi: self.mpi.as_ref(),
             };
             println!(
                 "{}",
@@ -86,6 +110,18 @@ impl Report {
         }
         println!("backend:     {}", self.backend.describe());
         println!("threads:     {}", self.threads);
+        if let Some(mpi) = &self.mpi {
+            println!(
+                "mpi:         {} ranks ({} with rows), {} rows per rank; {} B gathered per \
+                 rank, {} B of status; slowest part {:.3} s",
+                mpi.ranks,
+                mpi.ranks_with_rows,
+                mpi.rows_per_rank,
+                mpi.gathered_bytes_per_rank,
+                mpi.status_bytes_per_rank,
+                mpi.slowest_part_seconds
+            );
+        }
         println!("matrix:      {rows} rows × {cols} columns, {}", self.source);
         println!("preset:      {}", self.preset);
         println!("root:        {}", hex_digest(&self.root));
@@ -107,6 +143,9 @@ impl Report {
         match peak {
             Some(b) => println!("peak memory: {:.1} MiB", b as f64 / 1048576.0),
             None => println!("peak memory: unknown"),
+        }
+        if let Some(b) = self.mpi.as_ref().and_then(|m| m.max_peak_memory_bytes) {
+            println!("peak memory: {:.1} MiB on the largest rank", b as f64 / 1048576.0);
         }
     }
 }

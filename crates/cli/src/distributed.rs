@@ -48,12 +48,7 @@ use crate::statement;
 
 /// Environment variables that MPI launchers set in the processes they start: Open MPI's
 /// `mpirun`, MPICH's Hydra (and Intel MPI), and PMIx launchers (`prterun`, `srun`).
-const LAUNCHER_VARIABLES: [&str; 4] = [
-    "OMPI_COMM_WORLD_SIZE",
-    "PMI_SIZE",
-    "PMIX_RANK",
-    "PMI_RANK",
-];
+const LAUNCHER_VARIABLES: [&str; 4] = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK"];
 
 /// Whether an MPI launcher started this process: only then does `commit` initialise MPI and
 /// split the work (with one rank, the split is the whole matrix).
@@ -84,8 +79,8 @@ struct Local {
 /// Runs `aurum commit` as one rank of an MPI job (see the module documentation).
 pub(crate) fn commit(args: &CommitArgs) -> Result<ExitCode, String> {
     // Rayon's threads never call MPI: only the main thread does.
-    let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
-        .ok_or("MPI was already initialised")?;
+    let (universe, _) =
+        mpi::initialize_with_threading(Threading::Funneled).ok_or("MPI was already initialised")?;
     let world = universe.world();
     match catch_unwind(AssertUnwindSafe(|| run_rank(args, &world))) {
         Ok(result) => result,
@@ -102,8 +97,8 @@ fn local_part(args: &CommitArgs, ranks: usize, rank: usize) -> Result<Local, Str
         let pool = args.matrix.threads()?;
         let (source, shape) = args.matrix.plan()?;
         let cap_height = args.matrix.cap_height()?;
-        let plan = SplitPlan::new(shape.max_height(), cap_height, ranks)
-            .map_err(|e| e.to_string())?;
+        let plan =
+            SplitPlan::new(shape.max_height(), cap_height, ranks).map_err(|e| e.to_string())?;
         let (nodes, permutations) = pool.install(|| {
             with_preset!(args.matrix.preset, |config| {
                 crate::part::commit_part(&config, &source, &plan, rank).map(|nodes| {
@@ -312,23 +307,4 @@ fn run_rank(args: &CommitArgs, world: &SimpleCommunicator) -> Result<ExitCode, S
     }
     .print(args.json);
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn statuses_name_failed_and_disagreeing_ranks() {
-        let ok = [0, 10, 8, 0, 0, 1, 5, 7];
-        let mut all: Vec<u64> = [ok, ok, ok].concat();
-        assert!(failed_ranks(&all).is_empty());
-        assert_eq!(disagreement(&all), None);
-        all[STATUS_WORDS + 1] = 11;
-        let reason = disagreement(&all).unwrap();
-        assert!(reason.starts_with("rank 1 planned a 11 × 8 matrix"), "{reason}");
-        all[2 * STATUS_WORDS] = 1;
-        assert_eq!(failed_ranks(&all), vec![2]);
-        assert_eq!(list(&[1, 3]), "1, 3");
-    }
 }

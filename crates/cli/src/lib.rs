@@ -44,12 +44,12 @@ macro_rules! with_preset {
 pub mod args;
 pub mod bench;
 mod commands;
+#[cfg(feature = "mpi")]
+mod distributed;
 pub mod files;
 pub mod fri;
 pub mod hex;
 pub mod input;
-#[cfg(feature = "mpi")]
-mod distributed;
 mod measure;
 pub mod part;
 mod progress;

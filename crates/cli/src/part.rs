@@ -196,8 +196,7 @@ mod tests {
     use super::*;
 
     fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
-        let path =
-            std::env::temp_dir().join(format!("aurum-part-{}-{name}", std::process::id()));
+        let path = std::env::temp_dir().join(format!("aurum-part-{}-{name}", std::process::id()));
         std::fs::write(&path, contents).unwrap();
         path
     }
@@ -284,7 +283,10 @@ mod tests {
         // The first half reads fine; the second names the file, the part and the value.
         read_part(&source, 4, 0..2);
         let err = stream_part(&source, 4, 2..4, |_| Ok(())).unwrap_err();
-        assert!(err.contains("rows 2..4") && err.contains("row 1, column 1"), "{err}");
+        assert!(
+            err.contains("rows 2..4") && err.contains("row 1, column 1"),
+            "{err}"
+        );
         assert!(!err.contains('\n'), "{err}");
         // Rows past the planned height, and a file shorter than planned.
         let err = stream_part(&source, 4, 3..5, |_| Ok(())).unwrap_err();

@@ -145,7 +145,10 @@ impl Report {
             None => println!("peak memory: unknown"),
         }
         if let Some(b) = self.mpi.as_ref().and_then(|m| m.max_peak_memory_bytes) {
-            println!("peak memory: {:.1} MiB on the largest rank", b as f64 / 1048576.0);
+            println!(
+                "peak memory: {:.1} MiB on the largest rank",
+                b as f64 / 1048576.0
+            );
         }
     }
 }

@@ -71,15 +71,15 @@ fn split_commit<C: MerkleConfig>(
     plan.complete(config, &slots).unwrap()
 }
 
-/// Every cap height of every height in `heights`, for `parts` in 1..=8 and a few more.
-fn check_heights<C: MerkleConfig>(config: &C, heights: &[usize], width: usize) {
+/// Every cap height of every height in `heights`, for each part count in `parts`.
+fn check_heights<C: MerkleConfig>(config: &C, heights: &[usize], width: usize, parts: &[usize]) {
     for &height in heights {
         let data = values(height * width, height as u64);
         let tree = MerkleTree::new(config, vec![Matrix::new(&data, width).unwrap()]).unwrap();
         let depth = tree.shape().depth();
         for cap_height in 0..=depth {
             let cap = tree.cap(cap_height).unwrap();
-            for parts in (1..=8).chain([13, 64]) {
+            for &parts in parts {
                 let plan = SplitPlan::new(height, cap_height, parts).unwrap();
                 let got = split_commit(config, &plan, &data, width, 3);
                 assert_eq!(
@@ -93,17 +93,20 @@ fn check_heights<C: MerkleConfig>(config: &C, heights: &[usize], width: usize) {
     }
 }
 
+/// Part counts 1..=8, and more parts than rows.
+const PARTS: [usize; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 13, 64];
+
 #[test]
 fn every_preset_small_heights_all_parts_and_caps() {
     let heights: Vec<usize> = (1..=33).chain([63, 64, 65, 100]).collect();
-    for_each_preset!(|config| check_heights(&config, &heights, 3));
+    for_each_preset!(|config| check_heights(&config, &heights, 3, &PARTS));
 }
 
 #[test]
 fn wide_rows_fill_whole_chunks_inside_parts() {
-    // A width of 2^19 makes the streaming committer hash full chunks of 2 rows, so parts go
-    // through its bulk path as well as its row-by-row tail.
-    check_heights(&config::poseidon2_w16(), &[5, 7], 1 << 19);
+    // A width of 2^18 makes the streaming committer hash full chunks of 4 rows, so parts of
+    // 9 rows in blocks of 4 or 8 go through its bulk path as well as its row-by-row tail.
+    check_heights(&config::poseidon2_w16(), &[9], 1 << 18, &[2, 3]);
 }
 
 proptest! {

@@ -67,11 +67,12 @@ MPIRUN=(mpirun --oversubscribe "${EXTRA[@]}")
 
 log "clippy -p aurum-cli --features mpi"
 cargo clippy -q -p aurum-cli --all-targets --features mpi -- -D warnings
-log "build aurum --features mpi"
+log "build aurum --features mpi (${SECONDS} s so far)"
 cargo build -q --profile test -p aurum-cli --features mpi --bin aurum
 AURUM="${CARGO_TARGET_DIR:-target}/debug/aurum"
 [ -x "$AURUM" ] || die "$AURUM was not built"
 
+log "built (${SECONDS} s so far)"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -167,4 +168,4 @@ fi
 # to combine their nodes.
 expect_failure "ranks that disagree on the matrix" "every rank must read the same file" \
   -n 1 "$AURUM" commit --input "$WORK/m3.u64" --cols 5 : -n 1 "$AURUM" commit --input "$WORK/m5.u64" --cols 5
-log "passed"
+log "passed in ${SECONDS} s"

@@ -169,11 +169,24 @@ fn disagreement(statuses: &[u64]) -> Option<String> {
         .enumerate()
         .find(|(_, s)| s[1..6] != first[1..6])
         .map(|(rank, s)| {
+            let preset = |i: u64| {
+                usize::try_from(i)
+                    .ok()
+                    .and_then(|i| Preset::ALL.get(i))
+                    .map_or("?", |p| p.name())
+            };
             format!(
-                "rank {rank} planned a {} × {} matrix with cap height {} (preset #{}), rank 0 a \
-                 {} × {} matrix with cap height {} (preset #{}): every rank must read the same \
-                 file with the same flags",
-                s[1], s[2], s[3], s[4], first[1], first[2], first[3], first[4]
+                "rank {rank} planned a {} × {} matrix with cap height {} ({}), rank 0 a \
+                 {} × {} matrix with cap height {} ({}): every rank must read the same file \
+                 with the same flags",
+                s[1],
+                s[2],
+                s[3],
+                preset(s[4]),
+                first[1],
+                first[2],
+                first[3],
+                preset(first[4])
             )
         })
 }

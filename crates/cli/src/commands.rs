@@ -57,11 +57,11 @@ fn thread_pool(threads: Option<u64>) -> Result<rayon::ThreadPool, String> {
 }
 
 impl MatrixArgs {
-    fn threads(&self) -> Result<rayon::ThreadPool, String> {
+    pub(crate) fn threads(&self) -> Result<rayon::ThreadPool, String> {
         thread_pool(self.threads)
     }
 
-    fn preset(&self) -> Preset {
+    pub(crate) fn preset(&self) -> Preset {
         self.preset.unwrap_or(Preset::Poseidon2W8)
     }
 
@@ -87,13 +87,13 @@ impl MatrixArgs {
         })
     }
 
-    fn cap_height(&self) -> Result<usize, String> {
+    pub(crate) fn cap_height(&self) -> Result<usize, String> {
         to_usize("--cap-height", self.cap_height.unwrap_or(0))
     }
 
     /// The source, its dimensions and the tree's shape, all checked before any work: a
     /// cap height the tree cannot have fails here, not after reading a whole file.
-    fn plan(&self) -> Result<(MatrixSource, TreeShape), String> {
+    pub(crate) fn plan(&self) -> Result<(MatrixSource, TreeShape), String> {
         let source = self.source()?;
         let dims = [Dimensions {
             width: source.cols(),
@@ -115,6 +115,18 @@ struct Committed {
 }
 
 pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
+    // Started by an MPI launcher (`mpirun`): the ranks split the commitment between them.
+    #[cfg(feature = "mpi")]
+    if crate::distributed::launched() {
+        if args.tree.is_some() {
+            return Err(
+                "--tree is not supported under mpirun: each rank holds only its part of \
+                        the tree (run `aurum commit --tree` in one process)"
+                    .to_string(),
+            );
+        }
+        return crate::distributed::commit(&args);
+    }
     let backend = checked_backend()?;
     let pool = args.matrix.threads()?;
     let (source, shape) = args.matrix.plan()?;
@@ -167,6 +179,7 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
         elapsed: committed.elapsed,
         permutations: committed.permutations,
         tree: committed.tree,
+        mpi: None,
     }
     .print(args.json);
     Ok(ExitCode::SUCCESS)

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 const READ_ELEMENTS: usize = 1 << 17;
 
 /// Bytes per element in a `--bytes` file.
-const BYTES_PER_ELEMENT: usize = 7;
+pub(crate) const BYTES_PER_ELEMENT: usize = 7;
 
 /// The matrix to commit to.
 #[derive(Clone, Debug)]
@@ -83,6 +83,13 @@ pub fn random_element(seed: u64) -> impl Fn(usize) -> Goldilocks + Sync + Send {
     }
 }
 
+/// Elements `range` (row-major positions) of the matrix [`random_matrix`] generates from
+/// `seed`, without generating the others: a process committing some rows of it generates
+/// only those.
+pub fn random_elements(range: core::ops::Range<usize>, seed: u64) -> Vec<Goldilocks> {
+    range.into_par_iter().map(random_element(seed)).collect()
+}
+
 /// Writes the `rows × cols` matrix of [`random_matrix`] for `seed` to `out` as little-endian
 /// u64 values, row-major (the `--input` format), generating it a piece at a time so that
 /// memory stays small whatever the size; `progress(bytes written)` after each piece.
@@ -117,7 +124,7 @@ pub fn write_random_matrix(
     Ok(())
 }
 
-fn open(path: &Path) -> Result<(File, u64), String> {
+pub(crate) fn open(path: &Path) -> Result<(File, u64), String> {
     let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let len = file
         .metadata()

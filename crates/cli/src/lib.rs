@@ -44,11 +44,14 @@ macro_rules! with_preset {
 pub mod args;
 pub mod bench;
 mod commands;
+#[cfg(feature = "mpi")]
+mod distributed;
 pub mod files;
 pub mod fri;
 pub mod hex;
 pub mod input;
 mod measure;
+pub mod part;
 mod progress;
 pub mod proof;
 mod report;

@@ -22,6 +22,8 @@ pub(crate) struct Report {
     pub(crate) permutations: usize,
     /// The tree file written with `--tree`.
     pub(crate) tree: Option<TreeFileReport>,
+    /// How the work was split, when MPI ranks shared it.
+    pub(crate) mpi: Option<MpiSummary>,
 }
 
 /// A tree file `aurum commit --tree` wrote.
@@ -33,6 +35,25 @@ pub(crate) struct TreeFileReport {
     pub(crate) bytes: u64,
     /// The digest layers left out (`--tree-drop`).
     pub(crate) dropped: usize,
+}
+
+/// How a distributed commit (`mpirun -n K aurum commit`) was split, and what it moved.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct MpiSummary {
+    /// MPI ranks (`K`).
+    pub(crate) ranks: usize,
+    /// Ranks that received rows (the rest had none).
+    pub(crate) ranks_with_rows: usize,
+    /// Rows per rank: the power-of-two block (the last rank with rows may have fewer).
+    pub(crate) rows_per_rank: usize,
+    /// Bytes each rank sent to rank 0 in the data gather (its nodes, padded to a fixed slot).
+    pub(crate) gathered_bytes_per_rank: usize,
+    /// Bytes each rank sent in the status exchange before it (every rank to every rank).
+    pub(crate) status_bytes_per_rank: usize,
+    /// The longest time a rank took to read and commit its part.
+    pub(crate) slowest_part_seconds: f64,
+    /// The largest peak resident memory of any rank, if known.
+    pub(crate) max_peak_memory_bytes: Option<u64>,
 }
 
 /// The JSON form. Its `preset`, `dims`, `cap_height`, `root` and `cap` are a commitment file
@@ -59,6 +80,8 @@ struct JsonReport<'a> {
     /// The tree file (absent without `--tree`).
     #[serde(skip_serializing_if = "Option::is_none")]
     tree: Option<&'a TreeFileReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mpi: Option<&'a MpiSummary>,
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), if known.
@@ -94,6 +117,7 @@ impl Report {
                 mperm_per_s: mperm,
                 peak_memory_bytes: peak,
                 tree: self.tree.as_ref(),
+                mpi: self.mpi.as_ref(),
             };
             println!(
                 "{}",
@@ -103,6 +127,18 @@ impl Report {
         }
         println!("backend:     {}", self.backend.describe());
         println!("threads:     {}", self.threads);
+        if let Some(mpi) = &self.mpi {
+            println!(
+                "mpi:         {} ranks ({} with rows), {} rows per rank; {} B gathered per \
+                 rank, {} B of status; slowest part {:.3} s",
+                mpi.ranks,
+                mpi.ranks_with_rows,
+                mpi.rows_per_rank,
+                mpi.gathered_bytes_per_rank,
+                mpi.status_bytes_per_rank,
+                mpi.slowest_part_seconds
+            );
+        }
         println!("matrix:      {rows} rows × {cols} columns, {}", self.source);
         println!("preset:      {}", self.preset);
         println!("root:        {}", hex_digest(&self.root));
@@ -131,6 +167,12 @@ impl Report {
                 tree.path,
                 tree.bytes as f64 / 1048576.0,
                 tree.dropped
+            );
+        }
+        if let Some(b) = self.mpi.as_ref().and_then(|m| m.max_peak_memory_bytes) {
+            println!(
+                "peak memory: {:.1} MiB on the largest rank",
+                b as f64 / 1048576.0
             );
         }
     }

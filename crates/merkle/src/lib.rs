@@ -18,6 +18,9 @@
 //!   and keeps the digest layers (all, or all but the lowest `k`) in memory or in a tree file,
 //!   [`StoredTree`] opens a leaf from them and the `2^k` rows of its block, so that a prover
 //!   can commit, drop the matrix, and answer queries later.
+//! * [`split`]: the same commitment computed in power-of-two-aligned row ranges by separate
+//!   processes ([`PartCommitter`]) and completed from one cap's worth of digests per part
+//!   ([`SplitPlan::complete`]); the CLI's MPI mode is built on it.
 //! * Presets ([`config`]): `Poseidon2W8` (Plonky3's standard setup), `Poseidon2W12`,
 //!   `Poseidon2W16`, `Plonky2` (Poseidon `hash_or_noop` leaves, `two_to_one` nodes, caps) and
 //!   `Polygon` (Poseidon `linear_hash` leaves, the same nodes; Polygon zkProver's tree).
@@ -45,6 +48,7 @@ mod layers;
 mod multi;
 mod overlap;
 pub mod shape;
+pub mod split;
 pub mod stored;
 mod stream;
 mod tree;
@@ -56,6 +60,7 @@ pub use layers::{LayerSink, NoSink};
 pub use multi::{MultiOpening, verify_multi};
 pub use overlap::{OverlapError, RowSink, Stopped};
 pub use shape::{Dimensions, MAX_HEIGHT, MAX_LOG_HEIGHT, MAX_WIDTH, ShapeError, TreeShape};
+pub use split::{PartCommitter, SplitError, SplitPlan};
 pub use stored::{
     StoredTree, StoredTreeError, StoredTreeInfo, StoredTreeWriter, TREE_FILE_MAGIC,
     TREE_FILE_VERSION, TreeSpec,

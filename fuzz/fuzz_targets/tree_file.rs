@@ -5,7 +5,7 @@
 #![no_main]
 
 use aurum_goldilocks::Goldilocks;
-use aurum_merkle::{Commitment, MerkleConfig, StoredTree, config, verify};
+use aurum_merkle::{Commitment, MerkleConfig, Preset, StoredTree, verify, with_preset};
 use libfuzzer_sys::fuzz_target;
 
 fn open_and_check<C: MerkleConfig>(config: &C, tree: &StoredTree) {
@@ -38,13 +38,8 @@ fuzz_target!(|data: &[u8]| {
     let path = std::env::temp_dir().join(format!("aurum-fuzz-tree-{}.aur", std::process::id()));
     std::fs::write(&path, data).expect("the temporary directory is writable");
     if let Ok(tree) = StoredTree::from_file(&path) {
-        match tree.info().config_name.as_str() {
-            "poseidon2-w8" => open_and_check(&config::poseidon2_w8(), &tree),
-            "poseidon2-w12" => open_and_check(&config::poseidon2_w12(), &tree),
-            "poseidon2-w16" => open_and_check(&config::poseidon2_w16(), &tree),
-            "plonky2" => open_and_check(&config::plonky2(), &tree),
-            "polygon" => open_and_check(&config::polygon(), &tree),
-            _ => {}
+        if let Ok(preset) = tree.info().config_name.parse::<Preset>() {
+            with_preset!(preset, |config| open_and_check(&config, &tree));
         }
         let _ = tree.check_layers();
     }

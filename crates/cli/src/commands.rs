@@ -9,8 +9,8 @@ use aurum_goldilocks::microbench::FieldOp;
 use aurum_goldilocks::{Backend, Goldilocks, selected_backend};
 use aurum_merkle::{
     Commitment, Digest, Dimensions, Matrix, MerkleConfig, MerkleTree, OverlapError, Preset,
-    StoredTree, StoredTreeError, StoredTreeWriter, StreamError, StreamingCommitter, TreeShape,
-    TreeSpec, root_from_cap,
+    RowSink, StoredTree, StoredTreeError, StoredTreeWriter, StreamError, StreamingCommitter,
+    TreeShape, TreeSpec, root_from_cap,
 };
 use aurum_symmetric::Hasher;
 
@@ -200,6 +200,23 @@ pub(crate) fn commit_in_memory<C: MerkleConfig>(
     Ok((tree.root(), cap, start.elapsed()))
 }
 
+/// The producer of `push_overlapped`: reads and decodes `source` on the second thread,
+/// drawing the progress bar as it goes.
+fn reader<'a>(
+    source: &'a MatrixSource,
+    bar: &'a mut progress::Bar,
+) -> impl FnOnce(&mut RowSink) -> Result<(), String> + Send + 'a {
+    move |sink| {
+        let read = source.stream_rows(|rows, bytes_done| {
+            sink.push(rows).map_err(|e| e.to_string())?;
+            bar.update(bytes_done);
+            Ok(())
+        });
+        bar.finish();
+        read
+    }
+}
+
 fn commit_with<C: MerkleConfig>(
     config: &C,
     source: &MatrixSource,
@@ -227,16 +244,7 @@ fn commit_with<C: MerkleConfig>(
     let mut committer = StreamingCommitter::with_height(config, source.cols(), height, cap_height)
         .map_err(|e| e.to_string())?;
     let mut bar = progress::Bar::new(show_progress, source.total_bytes()?);
-    // Reading and decoding on a second thread while this pool hashes.
-    let pushed = committer.push_overlapped(|sink| {
-        let read = source.stream_rows(|rows, bytes_done| {
-            sink.push(rows).map_err(|e| e.to_string())?;
-            bar.update(bytes_done);
-            Ok(())
-        });
-        bar.finish();
-        read
-    });
+    let pushed = committer.push_overlapped(reader(source, &mut bar));
     let changed = |rows: usize| {
         format!(
             "{}: the file changed while it was read: {rows} rows where its size gave {height}",
@@ -298,15 +306,7 @@ fn commit_to_tree_file<C: MerkleConfig>(
     // Ctrl-C removes the unfinished tree file too.
     let _partial = PartialOutput::register(writer.temp_path());
     let mut bar = progress::Bar::new(show_progress, Some(source_len));
-    let pushed = writer.push_overlapped(|sink| {
-        let read = source.stream_rows(|rows, bytes_done| {
-            sink.push(rows).map_err(|e| e.to_string())?;
-            bar.update(bytes_done);
-            Ok(())
-        });
-        bar.finish();
-        read
-    });
+    let pushed = writer.push_overlapped(reader(source, &mut bar));
     match pushed {
         Ok(()) => {}
         Err(OverlapError::Producer(e)) => return Err(e),

@@ -11,33 +11,10 @@
 
 use std::process::ExitCode;
 
-/// Runs `$body` with `$config` bound to the configuration of `$preset` (a [`Preset`]).
-///
-/// [`Preset`]: aurum_merkle::Preset
+/// `aurum_merkle::with_preset!`, in scope in every module of this crate.
 macro_rules! with_preset {
-    ($preset:expr, |$config:ident| $body:expr) => {
-        match $preset {
-            aurum_merkle::Preset::Poseidon2W8 => {
-                let $config = aurum_merkle::config::poseidon2_w8();
-                $body
-            }
-            aurum_merkle::Preset::Poseidon2W12 => {
-                let $config = aurum_merkle::config::poseidon2_w12();
-                $body
-            }
-            aurum_merkle::Preset::Poseidon2W16 => {
-                let $config = aurum_merkle::config::poseidon2_w16();
-                $body
-            }
-            aurum_merkle::Preset::Plonky2 => {
-                let $config = aurum_merkle::config::plonky2();
-                $body
-            }
-            aurum_merkle::Preset::Polygon => {
-                let $config = aurum_merkle::config::polygon();
-                $body
-            }
-        }
+    ($($args:tt)*) => {
+        aurum_merkle::with_preset!($($args)*)
     };
 }
 

@@ -133,6 +133,45 @@ pub fn polygon() -> Polygon {
     )
 }
 
+/// Runs `$body` with `$config` bound to the configuration of `$preset` (a [`Preset`]): the
+/// bridge from a preset chosen at run time to code generic over [`MerkleConfig`].
+///
+/// ```
+/// use aurum_merkle::{MerkleConfig, Preset, with_preset};
+///
+/// for preset in Preset::ALL {
+///     let name = with_preset!(preset, |config| config.name());
+///     assert_eq!(name, preset.name());
+/// }
+/// ```
+#[macro_export]
+macro_rules! with_preset {
+    ($preset:expr, |$config:ident| $body:expr) => {
+        match $preset {
+            $crate::Preset::Poseidon2W8 => {
+                let $config = $crate::config::poseidon2_w8();
+                $body
+            }
+            $crate::Preset::Poseidon2W12 => {
+                let $config = $crate::config::poseidon2_w12();
+                $body
+            }
+            $crate::Preset::Poseidon2W16 => {
+                let $config = $crate::config::poseidon2_w16();
+                $body
+            }
+            $crate::Preset::Plonky2 => {
+                let $config = $crate::config::plonky2();
+                $body
+            }
+            $crate::Preset::Polygon => {
+                let $config = $crate::config::polygon();
+                $body
+            }
+        }
+    };
+}
+
 /// The named presets, for run-time selection (the CLI's `--preset`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {

@@ -13,28 +13,7 @@ use proptest::prelude::*;
 macro_rules! for_each_preset {
     (|$config:ident| $body:expr) => {
         for preset in Preset::ALL {
-            match preset {
-                Preset::Poseidon2W8 => {
-                    let $config = config::poseidon2_w8();
-                    $body
-                }
-                Preset::Poseidon2W12 => {
-                    let $config = config::poseidon2_w12();
-                    $body
-                }
-                Preset::Poseidon2W16 => {
-                    let $config = config::poseidon2_w16();
-                    $body
-                }
-                Preset::Plonky2 => {
-                    let $config = config::plonky2();
-                    $body
-                }
-                Preset::Polygon => {
-                    let $config = config::polygon();
-                    $body
-                }
-            }
+            aurum_merkle::with_preset!(preset, |$config| $body)
         }
     };
 }

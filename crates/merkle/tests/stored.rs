@@ -14,34 +14,6 @@ use aurum_merkle::{
 };
 use proptest::prelude::*;
 
-/// Runs `$body` with `$config` bound to the configuration of `$preset`.
-macro_rules! with_config {
-    ($preset:expr, |$config:ident| $body:expr) => {
-        match $preset {
-            Preset::Poseidon2W8 => {
-                let $config = config::poseidon2_w8();
-                $body
-            }
-            Preset::Poseidon2W12 => {
-                let $config = config::poseidon2_w12();
-                $body
-            }
-            Preset::Poseidon2W16 => {
-                let $config = config::poseidon2_w16();
-                $body
-            }
-            Preset::Plonky2 => {
-                let $config = config::plonky2();
-                $body
-            }
-            Preset::Polygon => {
-                let $config = config::polygon();
-                $body
-            }
-        }
-    };
-}
-
 fn values(n: usize, seed: u64) -> Vec<Goldilocks> {
     (0..n as u64)
         .map(|i| Goldilocks::from_u64((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seed))
@@ -210,7 +182,7 @@ fn stored_trees_equal_the_in_memory_tree_for_every_preset() {
     // Heights: 1, powers of two, odd and even non-powers (padding at several levels).
     let heights = [1, 2, 3, 5, 8, 13, 33, 64, 100];
     for (p, preset) in Preset::ALL.into_iter().enumerate() {
-        with_config!(preset, |config| {
+        aurum_merkle::with_preset!(preset, |config| {
             for (h, &height) in heights.iter().enumerate() {
                 // Widths of 1 to 13 (plonky2 copies rows of at most 4 elements as digests).
                 let width = [1, 3, 4, 8, 13][(p + h) % 5];

@@ -80,6 +80,19 @@ pub mod raw {
     pub fn zeroed<const N: usize>(len: usize) -> Vec<[Goldilocks; N]> {
         crate::backend::layout::zeroed_arrays(len)
     }
+
+    /// `len` zero values (`Goldilocks`, `Goldilocks2` or arrays of `Goldilocks`), allocated
+    /// already zeroed like [`zeroed`], large buffers on transparent huge pages: for outputs
+    /// that are about to be written in parallel (an LDE's).
+    ///
+    /// # Panics
+    /// If the buffer overflows the address space, as `vec!` does.
+    #[must_use]
+    pub fn zeroed_vec<T: ZeroedWords>(len: usize) -> Vec<T> {
+        crate::backend::layout::zeroed_vec(len)
+    }
+
+    pub use crate::backend::layout::ZeroedWords;
 }
 
 /// NEON multiplication strategies, public so benchmarks can compare them.

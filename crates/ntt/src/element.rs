@@ -13,7 +13,9 @@ mod sealed {
 /// NTTs are linear over the base field, so an extension column is transformed as its
 /// `DEGREE` coefficient columns: a row-major matrix of width `w` over `Goldilocks2` is viewed,
 /// without copying, as one of width `2w` over `Goldilocks`.
-pub trait NttElement: sealed::Sealed + Copy + Default + Send + Sync + 'static {
+pub trait NttElement:
+    sealed::Sealed + aurum_goldilocks::raw::ZeroedWords + Copy + Default + Send + Sync + 'static
+{
     /// Base-field coefficients per element.
     const DEGREE: usize;
     /// The elements as base-field coefficients.

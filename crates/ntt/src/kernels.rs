@@ -52,39 +52,27 @@ impl Powers {
             .collect();
         Powers { log_lo, lo, hi }
     }
-}
 
-/// What the first pass of a DIF does to its rows before the butterflies: row `j` becomes
-/// row `j` of `src` (or, without `src`, itself) times `c·s^j` — the coset scaling, done while
-/// the rows are in cache anyway instead of in a pass of its own.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Source<'a> {
-    pub src: Option<&'a [Goldilocks]>,
-    pub powers: &'a Powers,
-}
-
-impl Source<'_> {
-    /// Applies the source to `dst`: whole rows starting at row `row0` of the matrix.
+    /// `c·s^k`.
     #[inline(always)]
-    pub(crate) fn load_rows<Q: PackedField>(
-        &self,
-        dst: &mut [Goldilocks],
-        width: usize,
-        row0: usize,
-    ) {
+    fn factor(&self, k: usize) -> Goldilocks {
+        self.lo[k & ((1 << self.log_lo) - 1)] * self.hi[k >> self.log_lo]
+    }
+
+    /// Multiplies row `j` of `dst` (whole rows, the first being row `row0` of the matrix) by
+    /// `c·s^j`.
+    #[inline(always)]
+    fn scale_rows<Q: PackedField>(&self, dst: &mut [Goldilocks], width: usize, row0: usize) {
         let rows = dst.len() / width;
-        let lo_len = 1usize << self.powers.log_lo;
+        let lo_len = 1usize << self.log_lo;
         let mut done = 0;
         while done < rows {
             let j = row0 + done;
             let offset = j & (lo_len - 1);
             let seg = (lo_len - offset).min(rows - done);
-            let hi = self.powers.hi[j >> self.powers.log_lo];
-            let lo = &self.powers.lo[offset..offset + seg];
+            let hi = self.hi[j >> self.log_lo];
+            let lo = &self.lo[offset..offset + seg];
             let d = &mut dst[done * width..(done + seg) * width];
-            if let Some(src) = self.src {
-                d.copy_from_slice(&src[j * width..(j + seg) * width]);
-            }
             if width == 1 {
                 let (d_p, d_s) = Q::pack_slice_with_suffix_mut(d);
                 let (lo_p, lo_s) = Q::pack_slice_with_suffix(lo);
@@ -101,6 +89,97 @@ impl Source<'_> {
                 }
             }
             done += seg;
+        }
+    }
+}
+
+/// Where the first pass of a transform takes its rows from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Rows<'a> {
+    /// The rows already in place.
+    InPlace,
+    /// Row `j` is row `j` of `src`, a matrix with rows of `stride` elements (a task reads its
+    /// own columns of it).
+    Copy { src: &'a [Goldilocks], stride: usize },
+    /// Row `j` is row `rev(j)` (`log_n` bits reversed) of `src`, rows of `stride` elements:
+    /// the bit-reversal permutation a DIT needs, done while its first pass loads the rows.
+    BitReversed {
+        src: &'a [Goldilocks],
+        stride: usize,
+        log_n: usize,
+    },
+    /// The forward transforms of a natural-order LDE as one matrix: row `j` is, for each
+    /// coset `c` in turn, row `j` of `coefficients` (rows of `width`, in bit-reversed order:
+    /// row `j` holds coefficient `rev(j)`, `log_n` bits) times `powers[c]` at `rev(j)`.
+    Cosets {
+        coefficients: &'a [Goldilocks],
+        width: usize,
+        powers: &'a [Powers],
+        log_n: usize,
+    },
+}
+
+/// What the first pass of a transform does to its rows before the butterflies: load them
+/// ([`Rows`]), then multiply row `j` by `c·s^j` if there are `powers` (the coset scaling) —
+/// done while the rows are in cache anyway instead of in a pass of its own.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Source<'a> {
+    pub rows: Rows<'a>,
+    pub powers: Option<&'a Powers>,
+}
+
+impl Source<'_> {
+    /// Applies the source to `dst`: whole rows of `width` elements, the first being row `row0`
+    /// of the matrix, holding its columns `col0..col0 + width`.
+    #[inline(always)]
+    pub(crate) fn load_rows<Q: PackedField>(
+        &self,
+        dst: &mut [Goldilocks],
+        width: usize,
+        row0: usize,
+        col0: usize,
+    ) {
+        match self.rows {
+            Rows::InPlace => {}
+            Rows::Copy { src, stride } if stride == width => {
+                dst.copy_from_slice(&src[row0 * width..row0 * width + dst.len()]);
+            }
+            Rows::Copy { src, stride } => {
+                for (r, row) in dst.chunks_exact_mut(width).enumerate() {
+                    let start = (row0 + r) * stride + col0;
+                    row.copy_from_slice(&src[start..start + width]);
+                }
+            }
+            Rows::BitReversed { src, stride, log_n } => {
+                for (r, row) in dst.chunks_exact_mut(width).enumerate() {
+                    let start = crate::bitrev::reverse_bits(row0 + r, log_n) * stride + col0;
+                    row.copy_from_slice(&src[start..start + width]);
+                }
+            }
+            Rows::Cosets {
+                coefficients,
+                width: w,
+                powers,
+                log_n,
+            } => {
+                for (r, row) in dst.chunks_exact_mut(width).enumerate() {
+                    let j = row0 + r;
+                    let k = crate::bitrev::reverse_bits(j, log_n);
+                    let src = &coefficients[j * w..(j + 1) * w];
+                    // The task's columns may start inside one coset's block and end in another.
+                    let (mut col, mut out) = (col0, row);
+                    while !out.is_empty() {
+                        let (c, offset) = (col / w, col % w);
+                        let take = (w - offset).min(out.len());
+                        let (piece, rest) = out.split_at_mut(take);
+                        scaled_copy::<Q>(piece, &src[offset..offset + take], powers[c].factor(k));
+                        (col, out) = (col + take, rest);
+                    }
+                }
+            }
+        }
+        if let Some(powers) = self.powers {
+            powers.scale_rows::<Q>(dst, width, row0);
         }
     }
 }
@@ -259,7 +338,7 @@ impl Kernel for BlockPass<'_> {
         let block_len = self.width << self.log_block;
         for (k, block) in self.values.chunks_exact_mut(block_len).enumerate() {
             if let Some(source) = &self.source {
-                source.load_rows::<P>(block, self.width, self.row0 + (k << self.log_block));
+                source.load_rows::<P>(block, self.width, self.row0 + (k << self.log_block), 0);
             }
             if self.width == 1 && block.len() < 2 * P::WIDTH {
                 transform_block::<Goldilocks>(
@@ -485,15 +564,27 @@ fn radix4_layer<Q: PackedField>(
     flow: Flow,
 ) {
     let h = 1usize << log_h;
-    let inner = &twiddles.level(log_h + 1)[..h];
-    let outer = &twiddles.level(log_h + 2)[..2 * h];
+    let tw = [
+        &twiddles.level(log_h + 2)[..h],
+        &twiddles.cubes(log_h + 2)[..h],
+        &twiddles.level(log_h + 1)[..h],
+    ];
+    let negated = twiddles.quarter_negated();
     for quad in block.chunks_exact_mut(4 * h * width) {
         let (x0, rest) = quad.split_at_mut(h * width);
         let (x1, rest) = rest.split_at_mut(h * width);
         let (x2, x3) = rest.split_at_mut(h * width);
+        let x = [x0, x1, x2, x3];
         if width == 1 {
-            radix4_runs::<Q>(flow, [x0, x1, x2, x3], &outer[..h], &outer[h..], inner);
+            radix4_runs::<Q>(flow, x, tw, negated);
+        } else if width == Q::WIDTH {
+            radix4_fixed_rows::<Q, 1>(flow, x, tw, negated);
+        } else if width == 2 * Q::WIDTH {
+            radix4_fixed_rows::<Q, 2>(flow, x, tw, negated);
+        } else if width == 4 * Q::WIDTH {
+            radix4_fixed_rows::<Q, 4>(flow, x, tw, negated);
         } else {
+            let [x0, x1, x2, x3] = x;
             for (t, (((r0, r1), r2), r3)) in x0
                 .chunks_exact_mut(width)
                 .zip(x1.chunks_exact_mut(width))
@@ -501,51 +592,65 @@ fn radix4_layer<Q: PackedField>(
                 .zip(x3.chunks_exact_mut(width))
                 .enumerate()
             {
-                radix4_rows::<Q>(
-                    flow,
-                    [r0, r1, r2, r3],
-                    outer[t],
-                    outer[t + h],
-                    inner[t],
-                    t == 0,
-                );
+                let rows = [r0, r1, r2, r3];
+                radix4_rows::<Q>(flow, rows, tw.map(|w| w[t]), negated, t == 0);
             }
         }
     }
 }
 
-/// One radix-4 step on four vectors: `wa`, `wb` twiddle the span-`2h` pairs `(0, 2)`, `(1, 3)`;
-/// `wc` the span-`h` pairs `(0, 1)`, `(2, 3)`. With `trivial`, `wa = wc = 1`.
+/// One radix-4 step on four vectors: the layers with spans `2h` and `h` on rows `t`, `t+h`,
+/// `t+2h`, `t+3h`, with `wa = ω_{4h}^t`, `wac = ω_{4h}^(3t)` and `wc = ω_{2h}^t`.
+///
+/// As two radix-2 layers this takes four twiddle multiplications; the span-`2h` pair
+/// `(1, 3)` has twiddle `wa·ω₄`, and `ω₄`, a primitive 4th root of unity, is `±2^48`
+/// (`negated`: `−2^48`), so its product is a shift and a reduction instead. Three general
+/// multiplications remain. With `trivial` (`t = 0`) no twiddle multiplies at all.
 #[inline(always)]
-fn radix4<Q: PackedField>(flow: Flow, x: [&mut Q; 4], wa: Q, wb: Q, wc: Q, trivial: bool) {
+fn radix4<Q: PackedField>(
+    flow: Flow,
+    x: [&mut Q; 4],
+    wa: Q,
+    wac: Q,
+    wc: Q,
+    negated: bool,
+    trivial: bool,
+) {
     let [x0, x1, x2, x3] = x;
+    // (a − b)·ω₄, with the sign of ω₄ folded into the order of the subtraction.
+    let rotated = |a: Q, b: Q| {
+        let d = if negated { b - a } else { a - b };
+        d.mul_2exp(48)
+    };
     match flow {
         Flow::Dif => {
+            let (s02, d02) = (*x0 + *x2, *x0 - *x2);
+            let s13 = *x1 + *x3;
+            let v = rotated(*x1, *x3);
+            *x0 = s02 + s13;
             if trivial {
-                butterfly_one(x0, x2);
+                *x1 = s02 - s13;
+                *x2 = d02 + v;
+                *x3 = d02 - v;
             } else {
-                butterfly(flow, x0, x2, wa);
-            }
-            butterfly(flow, x1, x3, wb);
-            if trivial {
-                butterfly_one(x0, x1);
-                butterfly_one(x2, x3);
-            } else {
-                butterfly(flow, x0, x1, wc);
-                butterfly(flow, x2, x3, wc);
+                *x1 = (s02 - s13) * wc;
+                *x2 = (d02 + v) * wa;
+                *x3 = (d02 - v) * wac;
             }
         }
         Flow::Dit => {
-            if trivial {
-                butterfly_one(x0, x1);
-                butterfly_one(x2, x3);
-                butterfly_one(x0, x2);
+            let (r, p, q) = if trivial {
+                (*x1, *x2, *x3)
             } else {
-                butterfly(flow, x0, x1, wc);
-                butterfly(flow, x2, x3, wc);
-                butterfly(flow, x0, x2, wa);
-            }
-            butterfly(flow, x1, x3, wb);
+                (*x1 * wc, *x2 * wa, *x3 * wac)
+            };
+            let (a0, a1) = (*x0 + r, *x0 - r);
+            let s = p + q;
+            let v = rotated(p, q);
+            *x0 = a0 + s;
+            *x2 = a0 - s;
+            *x1 = a1 + v;
+            *x3 = a1 - v;
         }
     }
 }
@@ -555,9 +660,8 @@ fn radix4<Q: PackedField>(flow: Flow, x: [&mut Q; 4], wa: Q, wb: Q, wc: Q, trivi
 fn radix4_rows<Q: PackedField>(
     flow: Flow,
     rows: [&mut [Goldilocks]; 4],
-    wa: Goldilocks,
-    wb: Goldilocks,
-    wc: Goldilocks,
+    [wa, wac, wc]: [Goldilocks; 3],
+    negated: bool,
     trivial: bool,
 ) {
     let [r0, r1, r2, r3] = rows;
@@ -565,12 +669,39 @@ fn radix4_rows<Q: PackedField>(
     let (p1, s1) = Q::pack_slice_with_suffix_mut(r1);
     let (p2, s2) = Q::pack_slice_with_suffix_mut(r2);
     let (p3, s3) = Q::pack_slice_with_suffix_mut(r3);
-    let (wa_p, wb_p, wc_p) = (Q::broadcast(wa), Q::broadcast(wb), Q::broadcast(wc));
+    let (wa_p, wac_p, wc_p) = (Q::broadcast(wa), Q::broadcast(wac), Q::broadcast(wc));
     for (((a, b), c), d) in p0.iter_mut().zip(p1).zip(p2).zip(p3) {
-        radix4(flow, [a, b, c, d], wa_p, wb_p, wc_p, trivial);
+        radix4(flow, [a, b, c, d], wa_p, wac_p, wc_p, negated, trivial);
     }
     for (((a, b), c), d) in s0.iter_mut().zip(s1).zip(s2).zip(s3) {
-        radix4(flow, [a, b, c, d], wa, wb, wc, trivial);
+        radix4(flow, [a, b, c, d], wa, wac, wc, negated, trivial);
+    }
+}
+
+/// Radix-4 steps on four runs of rows that are exactly `V` vectors wide (short rows, where the
+/// general loop's per-row slicing costs as much as the arithmetic), with the consecutive
+/// twiddles `wa`, `wac`, `wc` (one per row).
+#[inline(always)]
+fn radix4_fixed_rows<Q: PackedField, const V: usize>(
+    flow: Flow,
+    runs: [&mut [Goldilocks]; 4],
+    [wa, wac, wc]: [&[Goldilocks]; 3],
+    negated: bool,
+) {
+    let [r0, r1, r2, r3] = runs.map(|run| Q::pack_slice_mut(run).as_chunks_mut::<V>().0);
+    for (t, ((((a, b), c), d), ((&ta, &tac), &tc))) in r0
+        .iter_mut()
+        .zip(r1.iter_mut())
+        .zip(r2.iter_mut())
+        .zip(r3.iter_mut())
+        .zip(wa.iter().zip(wac).zip(wc))
+        .enumerate()
+    {
+        let (ta, tac, tc) = (Q::broadcast(ta), Q::broadcast(tac), Q::broadcast(tc));
+        for v in 0..V {
+            let x = [&mut a[v], &mut b[v], &mut c[v], &mut d[v]];
+            radix4(flow, x, ta, tac, tc, negated, t == 0);
+        }
     }
 }
 
@@ -579,9 +710,8 @@ fn radix4_rows<Q: PackedField>(
 fn radix4_runs<Q: PackedField>(
     flow: Flow,
     runs: [&mut [Goldilocks]; 4],
-    wa: &[Goldilocks],
-    wb: &[Goldilocks],
-    wc: &[Goldilocks],
+    [wa, wac, wc]: [&[Goldilocks]; 3],
+    negated: bool,
 ) {
     let [r0, r1, r2, r3] = runs;
     let (p0, s0) = Q::pack_slice_with_suffix_mut(r0);
@@ -589,29 +719,29 @@ fn radix4_runs<Q: PackedField>(
     let (p2, s2) = Q::pack_slice_with_suffix_mut(r2);
     let (p3, s3) = Q::pack_slice_with_suffix_mut(r3);
     let (wa_p, wa_s) = Q::pack_slice_with_suffix(wa);
-    let (wb_p, wb_s) = Q::pack_slice_with_suffix(wb);
+    let (wac_p, wac_s) = Q::pack_slice_with_suffix(wac);
     let (wc_p, wc_s) = Q::pack_slice_with_suffix(wc);
-    for ((((((a, b), c), d), ta), tb), tc) in p0
+    for ((((((a, b), c), d), ta), tac), tc) in p0
         .iter_mut()
         .zip(p1)
         .zip(p2)
         .zip(p3)
         .zip(wa_p)
-        .zip(wb_p)
+        .zip(wac_p)
         .zip(wc_p)
     {
-        radix4(flow, [a, b, c, d], *ta, *tb, *tc, false);
+        radix4(flow, [a, b, c, d], *ta, *tac, *tc, negated, false);
     }
-    for ((((((a, b), c), d), ta), tb), tc) in s0
+    for ((((((a, b), c), d), ta), tac), tc) in s0
         .iter_mut()
         .zip(s1)
         .zip(s2)
         .zip(s3)
         .zip(wa_s)
-        .zip(wb_s)
+        .zip(wac_s)
         .zip(wc_s)
     {
-        radix4(flow, [a, b, c, d], *ta, *tb, *tc, false);
+        radix4(flow, [a, b, c, d], *ta, *tac, *tc, negated, false);
     }
 }
 
@@ -643,6 +773,20 @@ fn layer<Q: PackedField>(
                 butterfly_rows::<Q>(flow, lo_row, hi_row, table[t], t == 0, scale);
             }
         }
+    }
+}
+
+/// `dst = src · s`, element by element.
+#[inline(always)]
+fn scaled_copy<P: PackedField>(dst: &mut [Goldilocks], src: &[Goldilocks], s: Goldilocks) {
+    let (dst_p, dst_s) = P::pack_slice_with_suffix_mut(dst);
+    let (src_p, src_s) = P::pack_slice_with_suffix(src);
+    let s_p = P::broadcast(s);
+    for (d, x) in dst_p.iter_mut().zip(src_p) {
+        *d = *x * s_p;
+    }
+    for (d, x) in dst_s.iter_mut().zip(src_s) {
+        *d = *x * s;
     }
 }
 
@@ -707,19 +851,29 @@ fn small_span_layers<Q: PackedField>(
 /// starting at row `t0` of the i-th of `2^r` stripes of `unit` rows each (consecutive stripes
 /// are `unit` rows apart in the matrix). The layers are those with spans
 /// `unit, 2·unit, …, 2^(r−1)·unit`; a butterfly pairs the same row of stripes `i` and `i + d`.
+/// A stripe row may be a column range of the matrix row (`width` is the range's length):
+/// columns never interact.
 #[derive(Debug)]
 pub(crate) struct StripePass<'a> {
     pub stripes: Vec<&'a mut [Goldilocks]>,
+    pub layers: StripeLayers<'a>,
+    pub scale: Option<Goldilocks>,
+    /// Load the stripes from here first; stripe 0's run starts at row `row0` of the matrix.
+    pub source: Option<Source<'a>>,
+    pub row0: usize,
+    /// The first matrix column the stripe rows hold.
+    pub col0: usize,
+}
+
+/// The geometry and twiddles of a stripe pass's layers (everything but the stripes).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StripeLayers<'a> {
     pub width: usize,
     pub rows: usize,
     pub t0: usize,
     pub log_unit: usize,
     pub twiddles: &'a Twiddles,
     pub flow: Flow,
-    pub scale: Option<Goldilocks>,
-    /// Load the stripes from here first; stripe 0's run starts at row `row0` of the matrix.
-    pub source: Option<Source<'a>>,
-    pub row0: usize,
 }
 
 impl Kernel for StripePass<'_> {
@@ -728,43 +882,12 @@ impl Kernel for StripePass<'_> {
     #[inline(always)]
     fn run<P: PackedField>(mut self) {
         if let Some(source) = self.source {
-            let unit = 1usize << self.log_unit;
+            let unit = 1usize << self.layers.log_unit;
             for (i, stripe) in self.stripes.iter_mut().enumerate() {
-                source.load_rows::<P>(stripe, self.width, self.row0 + i * unit);
+                source.load_rows::<P>(stripe, self.layers.width, self.row0 + i * unit, self.col0);
             }
         }
-        let r = self.stripes.len().trailing_zeros() as usize;
-        // Stripe distances 2^lo … 2^(hi−1) remain; same pairing as `layers`.
-        let (mut lo, mut hi) = (0, r);
-        if self.scale.is_some() && r > 0 {
-            let first = match self.flow {
-                Flow::Dif => {
-                    hi -= 1;
-                    hi
-                }
-                Flow::Dit => {
-                    lo += 1;
-                    lo - 1
-                }
-            };
-            self.radix2::<P>(first, self.scale);
-        }
-        while hi - lo >= 2 {
-            let inner = match self.flow {
-                Flow::Dif => {
-                    hi -= 2;
-                    hi
-                }
-                Flow::Dit => {
-                    lo += 2;
-                    lo - 2
-                }
-            };
-            self.radix4::<P>(inner);
-        }
-        if hi > lo {
-            self.radix2::<P>(lo, None);
-        }
+        self.layers.run::<P>(&mut self.stripes, self.scale);
     }
 }
 
@@ -777,17 +900,63 @@ fn four_mut<'b>(stripes: &'b mut [&mut [Goldilocks]], i: [usize; 4]) -> [&'b mut
     [&mut *a[i[0]], &mut *b[0], &mut *c[0], &mut *d[0]]
 }
 
-impl StripePass<'_> {
+impl StripeLayers<'_> {
+    /// All `r = log2(stripes.len())` layers, in flow order, the first scaled by `scale`.
+    #[inline(always)]
+    pub(crate) fn run<P: PackedField>(
+        &self,
+        stripes: &mut [&mut [Goldilocks]],
+        scale: Option<Goldilocks>,
+    ) {
+        let r = stripes.len().trailing_zeros() as usize;
+        // Stripe distances 2^lo … 2^(hi−1) remain; same pairing as `layers`.
+        let (mut lo, mut hi) = (0, r);
+        if scale.is_some() && r > 0 {
+            let first = match self.flow {
+                Flow::Dif => {
+                    hi -= 1;
+                    hi
+                }
+                Flow::Dit => {
+                    lo += 1;
+                    lo - 1
+                }
+            };
+            self.radix2::<P>(stripes, first, scale);
+        }
+        while hi - lo >= 2 {
+            let inner = match self.flow {
+                Flow::Dif => {
+                    hi -= 2;
+                    hi
+                }
+                Flow::Dit => {
+                    lo += 2;
+                    lo - 2
+                }
+            };
+            self.radix4::<P>(stripes, inner);
+        }
+        if hi > lo {
+            self.radix2::<P>(stripes, lo, None);
+        }
+    }
+
     /// The layer pairing stripes `2^log_d` apart (span `2^log_d · unit` rows).
     #[inline(always)]
-    fn radix2<P: PackedField>(&mut self, log_d: usize, scale: Option<Goldilocks>) {
+    fn radix2<P: PackedField>(
+        &self,
+        stripes: &mut [&mut [Goldilocks]],
+        log_d: usize,
+        scale: Option<Goldilocks>,
+    ) {
         let d = 1usize << log_d;
         let unit = 1usize << self.log_unit;
         let width = self.width;
         let table = self.twiddles.level(self.log_unit + log_d + 1);
-        for group in (0..self.stripes.len()).step_by(2 * d) {
+        for group in (0..stripes.len()).step_by(2 * d) {
             for k in 0..d {
-                let (left, right) = self.stripes.split_at_mut(group + k + d);
+                let (left, right) = stripes.split_at_mut(group + k + d);
                 let lo = &mut *left[group + k];
                 let hi = &mut *right[0];
                 // Row b of stripe (group + k) sits at offset k·unit + t0 + b of its
@@ -812,27 +981,26 @@ impl StripePass<'_> {
 
     /// The layers pairing stripes `2·2^log_d` and `2^log_d` apart, fused (see `radix4_layer`).
     #[inline(always)]
-    fn radix4<P: PackedField>(&mut self, log_d: usize) {
+    fn radix4<P: PackedField>(&self, stripes: &mut [&mut [Goldilocks]], log_d: usize) {
         let d = 1usize << log_d;
         let unit = 1usize << self.log_unit;
         let (width, rows, t0) = (self.width, self.rows, self.t0);
-        let inner = self.twiddles.level(self.log_unit + log_d + 1);
-        let outer = self.twiddles.level(self.log_unit + log_d + 2);
-        for group in (0..self.stripes.len()).step_by(4 * d) {
+        let level = self.log_unit + log_d + 2;
+        let tw = [
+            self.twiddles.level(level),
+            self.twiddles.cubes(level),
+            self.twiddles.level(level - 1),
+        ];
+        let negated = self.twiddles.quarter_negated();
+        for group in (0..stripes.len()).step_by(4 * d) {
             for k in 0..d {
                 let i = group + k;
-                let [x0, x1, x2, x3] =
-                    four_mut(&mut self.stripes, [i, i + d, i + 2 * d, i + 3 * d]);
-                let (ta, tb) = (k * unit + t0, (k + d) * unit + t0);
+                let x = four_mut(stripes, [i, i + d, i + 2 * d, i + 3 * d]);
+                let ta = k * unit + t0;
                 if width == 1 {
-                    radix4_runs::<P>(
-                        self.flow,
-                        [x0, x1, x2, x3],
-                        &outer[ta..ta + rows],
-                        &outer[tb..tb + rows],
-                        &inner[ta..ta + rows],
-                    );
+                    radix4_runs::<P>(self.flow, x, tw.map(|w| &w[ta..ta + rows]), negated);
                 } else {
+                    let [x0, x1, x2, x3] = x;
                     for (b, (((r0, r1), r2), r3)) in x0
                         .chunks_exact_mut(width)
                         .zip(x1.chunks_exact_mut(width))
@@ -840,18 +1008,56 @@ impl StripePass<'_> {
                         .zip(x3.chunks_exact_mut(width))
                         .enumerate()
                     {
-                        radix4_rows::<P>(
-                            self.flow,
-                            [r0, r1, r2, r3],
-                            outer[ta + b],
-                            outer[tb + b],
-                            inner[ta + b],
-                            ta + b == 0,
-                        );
+                        let rows4 = [r0, r1, r2, r3];
+                        let t = ta + b;
+                        radix4_rows::<P>(self.flow, rows4, tw.map(|w| w[t]), negated, t == 0);
                     }
                 }
             }
         }
+    }
+}
+
+/// The middle of a fused coset LDE, for one stripe task: the top layers of the inverse (DIT)
+/// on the coefficient block's stripes, then for every coset block its scaled copy of them and
+/// the top layers of its forward transform (DIF). The coefficient rows are read from memory
+/// once and stay in cache while every coset is computed from them; the coefficient block
+/// itself is scaled and transformed in place last.
+#[derive(Debug)]
+pub(crate) struct FusedTopPass<'a> {
+    /// The task's stripes of the coefficient block (which ends as the last coset's block).
+    pub coefficients: Vec<&'a mut [Goldilocks]>,
+    /// The same stripes of every other block, with that block's coset scaling.
+    pub cosets: Vec<(Vec<&'a mut [Goldilocks]>, &'a Powers)>,
+    /// The coefficient block's own coset scaling.
+    pub last_powers: &'a Powers,
+    /// The inverse's layers (flow DIT, inverse twiddles).
+    pub inverse: StripeLayers<'a>,
+    /// The forward layers (flow DIF, forward twiddles), same geometry.
+    pub forward: StripeLayers<'a>,
+    pub row0: usize,
+}
+
+impl Kernel for FusedTopPass<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(mut self) {
+        let width = self.inverse.width;
+        let unit = 1usize << self.inverse.log_unit;
+        self.inverse.run::<P>(&mut self.coefficients, None);
+        for (stripes, powers) in &mut self.cosets {
+            for (i, (dst, src)) in stripes.iter_mut().zip(&self.coefficients).enumerate() {
+                dst.copy_from_slice(src);
+                powers.scale_rows::<P>(dst, width, self.row0 + i * unit);
+            }
+            self.forward.run::<P>(stripes, None);
+        }
+        for (i, stripe) in self.coefficients.iter_mut().enumerate() {
+            self.last_powers
+                .scale_rows::<P>(stripe, width, self.row0 + i * unit);
+        }
+        self.forward.run::<P>(&mut self.coefficients, None);
     }
 }
 

@@ -44,6 +44,7 @@ mod domain;
 mod element;
 mod error;
 mod kernels;
+mod lde;
 mod narrow;
 mod schedule;
 mod twiddles;
@@ -54,7 +55,8 @@ use rayon::prelude::*;
 pub use crate::domain::{Domain, MAX_LOG_SIZE};
 pub use crate::element::NttElement;
 pub use crate::error::NttError;
-use crate::kernels::{Flow, Powers, Source};
+use crate::kernels::{Flow, Powers, Rows, Source};
+use crate::schedule::{Pass, Plan};
 use crate::twiddles::twiddles;
 
 /// The order of a transform's evaluations (row `i` holds the evaluation at `ω^i` in natural
@@ -213,8 +215,8 @@ impl Ntt {
         // p(shift·x) has coefficients c_j·shift^j: scaled by the first pass of the DIF.
         let powers = Powers::new(Goldilocks::ONE, shift, shape.log_height);
         let source = Source {
-            src: None,
-            powers: &powers,
+            rows: Rows::InPlace,
+            powers: Some(&powers),
         };
         self.forward_base(E::as_base_mut(values), shape, output, backend, Some(source));
         Ok(())
@@ -259,13 +261,12 @@ impl Ntt {
             return Err(NttError::ZeroShift);
         }
         let backend = self.backend()?;
-        // Written in parallel: the first touch of fresh pages (faults, kernel zeroing) is a
-        // large part of an LDE's cost and should not run on one thread.
-        let mut out = Vec::with_capacity(out_len);
-        out.par_extend(values.par_iter().copied());
-        out.par_extend(rayon::iter::repeat_n(E::default(), out_len - values.len()));
+        // Allocated zeroed, not filled: the pages are first touched (faulted in, zeroed by the
+        // kernel) by the threads that write them.
+        let mut out = aurum_goldilocks::raw::zeroed_vec::<E>(out_len);
         self.lde_base(
             E::as_base_mut(&mut out),
+            LdeInput::Slice(E::as_base(values)),
             shape,
             added_bits,
             shift,
@@ -275,9 +276,11 @@ impl Ntt {
         Ok(out)
     }
 
-    /// [`Ntt::coset_lde`] consuming the input and reusing its allocation for the output (as
-    /// `p3-dft`'s `coset_lde_batch` does): growing it keeps the pages already touched, so only
-    /// the new part of the output is fresh memory.
+    /// [`Ntt::coset_lde`] consuming the input. In bit-reversed order it reuses the input's
+    /// allocation for the output (as `p3-dft`'s `coset_lde_batch` does): growing it keeps the
+    /// pages already touched, so only the new part of the output is fresh memory. In natural
+    /// order the input becomes the coefficient buffer and the output is a new allocation
+    /// (freed input included, the peak is the output plus the input).
     pub fn coset_lde_vec<E: NttElement>(
         &self,
         mut values: Vec<E>,
@@ -292,11 +295,25 @@ impl Ntt {
             return Err(NttError::ZeroShift);
         }
         let backend = self.backend()?;
+        if direct_natural(shape, added_bits, output, backend) {
+            let mut out = aurum_goldilocks::raw::zeroed_vec::<E>(out_len);
+            self.lde_base(
+                E::as_base_mut(&mut out),
+                LdeInput::Scratch(E::as_base_mut(&mut values)),
+                shape,
+                added_bits,
+                shift,
+                output,
+                backend,
+            );
+            return Ok(out);
+        }
         let extra = out_len - values.len();
         values.reserve_exact(extra);
         values.par_extend(rayon::iter::repeat_n(E::default(), extra));
         self.lde_base(
             E::as_base_mut(&mut values),
+            LdeInput::FirstBlock,
             shape,
             added_bits,
             shift,
@@ -329,12 +346,9 @@ impl Ntt {
             return Err(NttError::ZeroShift);
         }
         let backend = self.backend()?;
-        out[..values.len()]
-            .par_iter_mut()
-            .zip(values.par_iter())
-            .for_each(|(o, v)| *o = *v);
         self.lde_base(
             E::as_base_mut(out),
+            LdeInput::Slice(E::as_base(values)),
             shape,
             added_bits,
             shift,
@@ -416,19 +430,22 @@ impl Ntt {
         }
     }
 
-    /// The LDE on base-field columns, in place: `out` holds the input evaluations in its first
-    /// `1/2^added_bits`.
+    /// The LDE on base-field columns into `out` (`2^added_bits` blocks of the input's size).
     ///
     /// The `2^added_bits · n` points of `shift·H'` split into `2^added_bits` cosets of `H`:
     /// point `i + 2^a·m` is `shift·g^i·ω^m` (`g` generates `H'`, `ω = g^(2^a)`). In bit-reversed
     /// order, coset `i`'s evaluations (themselves bit-reversed) fill the contiguous block
-    /// `rev_a(i)`. So: interpolate once, then for each block run a size-`n` DIF whose first
-    /// pass reads the coefficients scaled by powers of that coset's shift: no zero padding is
-    /// transformed, no separate scaling pass runs, and the output needs no permutation unless
-    /// natural order is asked for.
+    /// `rev_a(i)`. So: interpolate once (into the last block), then for each block run a
+    /// size-`n` DIF from the coefficients scaled by powers of that coset's shift (and `1/n`):
+    /// no zero padding is transformed, no separate scaling pass runs, and the output needs no
+    /// permutation. Where the plan allows, the passes are fused further ([`lde::fused`]).
+    /// Natural order has its own way without a permutation ([`lde::natural`]) unless the
+    /// output rows are narrower than a vector.
+    #[allow(clippy::too_many_arguments)]
     fn lde_base(
         &self,
         out: &mut [Goldilocks],
+        input: LdeInput<'_>,
         shape: Shape,
         added_bits: usize,
         shift: Goldilocks,
@@ -437,58 +454,136 @@ impl Ntt {
     ) {
         let (width, log_n) = (shape.width, shape.log_height);
         let block_len = out.len() >> added_bits;
-        let (others, coeffs) = out.split_at_mut(out.len() - block_len);
-        // Interpolate into the last block: the bit-reversing copy (parallel, line-sized
-        // gathers) lets the DIT flow produce natural-order coefficients with no in-place
-        // permutation; the 1/n joins the coset scaling below.
-        bitrev::gather_bit_reversed(&others[..block_len], coeffs, width, log_n);
-        self.inverse_base(coeffs, shape, Order::BitReversed, None, backend);
         let g = self
             .domain
             .root_of_unity(log_n + added_bits)
             .expect("checked by check_lde");
         let inv_n = Goldilocks::ONE.div_2exp(log_n as u64);
-        let coset_shift =
-            |block: usize| shift * g.exp_u64(bitrev::reverse_bits(block, added_bits) as u64);
-        let tw = twiddles(self.domain.generator(), false, log_n);
-        for (k, block) in others.chunks_exact_mut(block_len).enumerate() {
-            let powers = Powers::new(inv_n, coset_shift(k), log_n);
-            let source = Source {
-                src: Some(coeffs),
-                powers: &powers,
+        let inverse_tw = twiddles(self.domain.generator(), true, log_n);
+        let forward_tw = twiddles(self.domain.generator(), false, log_n);
+        // Coset `i` of H (its shift `shift·g^i`), scaled by `1/n` as well.
+        let coset_powers =
+            |i: usize| Powers::new(inv_n, shift * g.exp_u64(i as u64), log_n);
+        if direct_natural(shape, added_bits, output, backend) {
+            let powers: Vec<Powers> = (0..1usize << added_bits).map(coset_powers).collect();
+            let natural = |out: &mut [Goldilocks], coefficients: &mut [Goldilocks], input| {
+                lde::natural(
+                    out,
+                    coefficients,
+                    input,
+                    width,
+                    log_n,
+                    &powers,
+                    &inverse_tw,
+                    &forward_tw,
+                    backend,
+                );
+            };
+            match input {
+                LdeInput::Scratch(coefficients) => natural(out, coefficients, None),
+                LdeInput::Slice(src) => {
+                    let mut coefficients = aurum_goldilocks::raw::zeroed_vec(block_len);
+                    natural(out, &mut coefficients, Some(src));
+                }
+                LdeInput::FirstBlock => {
+                    let mut coefficients = out[..block_len].to_vec();
+                    natural(out, &mut coefficients, None);
+                }
+            }
+            return;
+        }
+        // Block k holds coset rev_a(k).
+        let block_powers: Vec<Powers> = (0..1usize << added_bits)
+            .map(|k| coset_powers(bitrev::reverse_bits(k, added_bits)))
+            .collect();
+        let plan = Plan::new(width, log_n, schedule::WORKING_SET);
+        let lanes = backend.lanes();
+        let narrow = width > 1 && width < lanes && (1usize << log_n) >= 2 * lanes;
+        let fusable = std::env::var_os("AURUM_NO_FUSE").is_none() && !narrow
+            && plan.passes.len() >= 2
+            && matches!(plan.passes.first(), Some(Pass::Stripe { .. }));
+        let (others, coeffs) = out.split_at_mut(out.len() - block_len);
+        let input = match input {
+            LdeInput::Slice(src) => Some(src),
+            LdeInput::Scratch(src) => Some(&*src),
+            LdeInput::FirstBlock => None,
+        };
+        if fusable {
+            lde::fused(
+                others,
+                coeffs,
+                input,
+                &plan,
+                &block_powers,
+                &inverse_tw,
+                &forward_tw,
+                backend,
+            );
+        } else {
+            // Interpolate into the last block: the bit-reversing copy (parallel, line-sized
+            // gathers) lets the DIT flow produce natural-order coefficients with no in-place
+            // permutation; the 1/n joins the coset scaling below.
+            let input = input.unwrap_or(&others[..block_len]);
+            bitrev::gather_bit_reversed(input, coeffs, width, log_n);
+            self.inverse_base(coeffs, shape, Order::BitReversed, None, backend);
+            for (block, powers) in others.chunks_exact_mut(block_len).zip(&block_powers) {
+                let source = Source {
+                    rows: Rows::Copy {
+                        src: coeffs,
+                        stride: width,
+                    },
+                    powers: Some(powers),
+                };
+                narrow::transform(
+                    block,
+                    width,
+                    log_n,
+                    &forward_tw,
+                    Flow::Dif,
+                    None,
+                    backend,
+                    Some(source),
+                );
+            }
+            // The last block holds the coefficients: scaled in place by its first pass, last.
+            let in_place = Source {
+                rows: Rows::InPlace,
+                powers: block_powers.last(),
             };
             narrow::transform(
-                block,
+                coeffs,
                 width,
                 log_n,
-                &tw,
+                &forward_tw,
                 Flow::Dif,
                 None,
                 backend,
-                Some(source),
+                Some(in_place),
             );
         }
-        // The last block holds the coefficients: scaled in place by its first pass, last.
-        let last = (1 << added_bits) - 1;
-        let powers = Powers::new(inv_n, coset_shift(last), log_n);
-        let in_place = Source {
-            src: None,
-            powers: &powers,
-        };
-        narrow::transform(
-            coeffs,
-            width,
-            log_n,
-            &tw,
-            Flow::Dif,
-            None,
-            backend,
-            Some(in_place),
-        );
         if output == Order::Natural {
             bitrev::bit_reverse_rows(out, width, log_n + added_bits);
         }
     }
+}
+
+/// Where an LDE's input evaluations are.
+enum LdeInput<'a> {
+    /// A slice the LDE leaves alone.
+    Slice(&'a [Goldilocks]),
+    /// The output's first block.
+    FirstBlock,
+    /// A buffer of the input's size the LDE may overwrite (a consumed input).
+    Scratch(&'a mut [Goldilocks]),
+}
+
+/// Whether a natural-order LDE runs as one batched transform of all cosets ([`lde::natural`]):
+/// when the `2^added_bits · width` columns fill at least a vector.
+fn direct_natural(shape: Shape, added_bits: usize, output: Order, backend: Backend) -> bool {
+    output == Order::Natural
+        && shape.log_height >= 1
+        && (shape.width << added_bits) >= backend.lanes()
+        && std::env::var_os("AURUM_NO_NATURAL").is_none()
 }
 
 /// Checks an LDE of `len` elements of shape `shape` by `added_bits` and returns its output

@@ -1,34 +1,30 @@
 //! The cache-aware, parallel schedule of a batched transform (everything outside kernels).
 //!
 //! A size-`2^k` radix-2 network has `k` layers. Running them one at a time would stream the
-//! whole matrix through memory `k` times; instead the layers are grouped into passes whose
-//! working sets fit in the L2 cache (a generalisation of the "four-step" split):
-//!
-//! * the **block pass** runs the `b` layers with the smallest spans: they stay inside
-//!   contiguous blocks of `2^b` rows, each an independent size-`2^b` transform (the twiddles of
-//!   a layer depend only on its span), so blocks go to rayon tasks;
-//! * the remaining `k − b` layers, with spans `≥ 2^b`, run in **stripe passes** of `r` layers
-//!   each: for spans `u, 2u, …, 2^(r−1)u` the butterflies only ever combine rows `t + i·u`
-//!   (`i < 2^r`) of one `2^r·u`-row group, so taking a few consecutive `t` at once gives tasks of
-//!   `2^r` contiguous runs that fit in cache.
-//!
-//! DIF runs the stripe passes first (largest spans) and the block pass last; DIT the reverse.
+//! whole matrix through memory `k` times; instead [`Plan`] groups the layers into passes whose
+//! working sets fit in the L2 cache, and each pass is cut into independent rayon tasks.
 //! All of it is safe Rust: tasks own disjoint `&mut` sub-slices built with `chunks_exact_mut`.
 
 use aurum_goldilocks::{Backend, Goldilocks, Kernel, dispatch_on};
 use rayon::prelude::*;
 
-use crate::kernels::{BlockPass, Flow, ScaleRows, Source, StripePass};
+use crate::kernels::{
+    BlockPass, Flow, FusedTopPass, Powers, ScaleRows, Source, StripeLayers, StripePass,
+};
 use crate::twiddles::Twiddles;
 
 /// Elements in one task's working set (512 KiB: half of a Zen 4 / recent Intel L2, leaving
 /// room for twiddles and the other hyperthread).
-const WORKING_SET: usize = 1 << 16;
+pub(crate) const WORKING_SET: usize = 1 << 16;
 /// Shortest contiguous run (elements) a stripe pass reads per stripe: whole cache lines and
 /// enough to keep the hardware prefetcher streaming.
 const MIN_RUN: usize = 256;
 /// Below this many elements a transform runs on the calling thread.
 const PARALLEL_THRESHOLD: usize = 1 << 14;
+/// Rows at least [`MIN_RUN`] elements long are "wide": their passes cut the columns into
+/// ranges of at least this many (512 bytes, a run the prefetcher streams), so that a working
+/// set holds many rows and every pass covers as many layers as it would for a narrow matrix.
+const MIN_COLUMNS: usize = 64;
 
 /// Runs a kernel on a backend the caller has checked is supported.
 #[inline]
@@ -41,6 +37,108 @@ pub(crate) fn run<K: Kernel>(backend: Backend, kernel: K) -> K::Output {
 
 fn floor_log2(x: usize) -> usize {
     (usize::BITS - 1 - x.max(1).leading_zeros()) as usize
+}
+
+/// One pass over the matrix: a group of layers whose butterflies stay inside cache-sized
+/// tasks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pass {
+    /// The `log_block` layers with the smallest spans, on contiguous blocks of `2^log_block`
+    /// rows, each an independent transform ([`BlockPass`]).
+    Block { log_block: usize },
+    /// The `r` layers with spans `2^log_unit … 2^(log_unit + r − 1)`, on tasks of `2^r`
+    /// stripes ([`StripePass`]).
+    Stripe { log_unit: usize, r: usize },
+}
+
+/// How the `log_n` layers of a transform of a `2^log_n × width` matrix are grouped into
+/// passes that fit a working set (a generalisation of the "four-step" split):
+///
+/// * the **block pass** runs the `b` layers with the smallest spans: they stay inside
+///   contiguous blocks of `2^b` rows, each an independent size-`2^b` transform (the twiddles of
+///   a layer depend only on its span), so blocks go to rayon tasks;
+/// * the remaining layers run in **stripe passes** of `r` layers each: for spans
+///   `u, 2u, …, 2^(r−1)u` the butterflies only ever combine rows `t + i·u` (`i < 2^r`) of one
+///   `2^r·u`-row group, so taking a few consecutive `t` at once gives tasks of `2^r`
+///   contiguous runs that fit in cache.
+///
+/// Wide rows (at least [`MIN_RUN`] elements) have no block pass: a block of them would hold
+/// few rows. Every pass is a stripe pass instead (the lowest with unit 1), and each task takes
+/// a range of the columns, so a task holds `2^r` row pieces of [`MIN_COLUMNS`] or more.
+///
+/// DIF runs the passes largest spans first; DIT the reverse. Both flows of one shape use the
+/// same passes, which lets an LDE fuse the inverse's last pass with the forward's first.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    pub width: usize,
+    pub log_n: usize,
+    /// Rows per stripe run.
+    pub rows: usize,
+    /// Columns per stripe task (`width`, or less for wide rows).
+    pub columns: usize,
+    /// The passes in DIF order (largest spans first).
+    pub passes: Vec<Pass>,
+}
+
+impl Plan {
+    pub(crate) fn new(width: usize, log_n: usize, working_set: usize) -> Plan {
+        if width >= MIN_RUN && log_n > 0 {
+            let max_r = floor_log2(working_set / MIN_COLUMNS).max(1);
+            let passes = log_n.div_ceil(max_r);
+            let largest = log_n.div_ceil(passes);
+            let columns = (working_set >> largest).clamp(MIN_COLUMNS, width);
+            let mut log_unit = log_n;
+            let passes = (0..passes)
+                .map(|p| {
+                    let r = log_n / passes + usize::from(p < log_n % passes);
+                    log_unit -= r;
+                    Pass::Stripe { log_unit, r }
+                })
+                .collect();
+            return Plan {
+                width,
+                log_n,
+                rows: 1,
+                columns,
+                passes,
+            };
+        }
+        // Block pass: as many of the smallest-span layers as fit a working set (at least one).
+        let log_block = floor_log2(working_set / width).clamp(log_n.min(1), log_n);
+        let upper = log_n - log_block;
+        // Stripe passes: runs of `rows` rows per stripe, `2^r` stripes per task.
+        let rows = (MIN_RUN.min(working_set) / width)
+            .next_power_of_two()
+            .min(1 << log_block)
+            .max(1);
+        let max_r = floor_log2(working_set / (rows * width)).max(1);
+        let stripe_passes = upper.div_ceil(max_r);
+        let mut log_unit = log_n;
+        let mut passes: Vec<Pass> = (0..stripe_passes)
+            .map(|p| {
+                let r = upper / stripe_passes + usize::from(p < upper % stripe_passes);
+                log_unit -= r;
+                Pass::Stripe { log_unit, r }
+            })
+            .collect();
+        passes.push(Pass::Block { log_block });
+        Plan {
+            width,
+            log_n,
+            rows,
+            columns: width,
+            passes,
+        }
+    }
+
+    /// The passes in the order `flow` runs them.
+    pub(crate) fn in_flow_order(&self, flow: Flow) -> Vec<Pass> {
+        let mut passes = self.passes.clone();
+        if flow == Flow::Dit {
+            passes.reverse();
+        }
+        passes
+    }
 }
 
 /// The transform (DIF or DIT) of every column of a row-major `2^log_n × width` matrix.
@@ -85,79 +183,66 @@ pub(crate) fn transform_with(
     // The shape is derived from the buffer and checked at every public entry (`shape`), so
     // this holds for any caller input; it guards the crate's own calls.
     debug_assert_eq!(values.len(), width << log_n);
-    // Only the first pass of a DIF reads a source (it is the first to touch every row).
-    debug_assert!(source.is_none() || flow == Flow::Dif);
-    let mut source = source;
-    let parallel = values.len() >= PARALLEL_THRESHOLD;
-    // Block pass: as many of the smallest-span layers as fit a working set (at least one).
-    let log_block = floor_log2(working_set / width).clamp(log_n.min(1), log_n);
-    let upper = log_n - log_block;
-    // Stripe passes: runs of `rows` rows per stripe, `2^r` stripes per task.
-    let rows = (MIN_RUN.min(working_set) / width)
-        .next_power_of_two()
-        .min(1 << log_block)
-        .max(1);
-    let max_r = floor_log2(working_set / (rows * width)).max(1);
-    let passes = upper.div_ceil(max_r);
-    let mut layer_counts: Vec<usize> = (0..passes)
-        .map(|p| upper / passes + usize::from(p < upper % passes))
-        .collect();
+    let plan = Plan::new(width, log_n, working_set);
+    let passes = plan.in_flow_order(flow);
+    run_passes(values, &plan, &passes, twiddles, flow, scale, backend, source);
+}
 
-    let mut scale = scale;
-    if flow == Flow::Dit {
-        block_pass(
-            values,
-            width,
-            log_block,
-            twiddles,
-            flow,
-            scale.take(),
-            backend,
-            parallel,
-            None,
-        );
-    }
-    // Spans covered so far above the block (DIT) or from the top (DIF).
-    let mut log_unit = match flow {
-        Flow::Dif => log_n,
-        Flow::Dit => log_block,
-    };
-    if flow == Flow::Dit {
-        layer_counts.reverse();
-    }
-    for r in layer_counts {
-        if flow == Flow::Dif {
-            log_unit -= r;
+/// Runs `passes` of `plan` in the given order; the first one executed applies `scale` and
+/// loads its rows from `source`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_passes(
+    values: &mut [Goldilocks],
+    plan: &Plan,
+    passes: &[Pass],
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+    backend: Backend,
+    source: Option<Source<'_>>,
+) {
+    let parallel = values.len() >= PARALLEL_THRESHOLD;
+    let (mut scale, mut source) = (scale, source);
+    for &pass in passes {
+        match pass {
+            Pass::Block { log_block } => block_pass(
+                values,
+                plan.width,
+                log_block,
+                twiddles,
+                flow,
+                scale.take(),
+                backend,
+                parallel,
+                source.take(),
+            ),
+            Pass::Stripe { log_unit, r } => {
+                let (scale, source) = (scale.take(), source.take());
+                let tasks: Vec<StripePass<'_>> = stripe_tasks(values, plan, log_unit, r)
+                    .into_iter()
+                    .map(|task| StripePass {
+                        layers: StripeLayers {
+                            width: task.columns,
+                            rows: plan.rows.min(1 << log_unit),
+                            t0: task.t0,
+                            log_unit,
+                            twiddles,
+                            flow,
+                        },
+                        stripes: task.stripes,
+                        scale,
+                        source,
+                        row0: task.row0,
+                        col0: task.col0,
+                    })
+                    .collect();
+                if parallel {
+                    tasks.into_par_iter().for_each(|task| run(backend, task));
+                } else {
+                    tasks.into_iter().for_each(|task| run(backend, task));
+                }
+            }
         }
-        stripe_pass(
-            values,
-            width,
-            log_unit,
-            r,
-            rows,
-            twiddles,
-            flow,
-            scale.take(),
-            backend,
-            parallel,
-            source.take(),
-        );
-        if flow == Flow::Dit {
-            log_unit += r;
-        }
-    }
-    if flow == Flow::Dif {
-        block_pass(
-            values,
-            width,
-            log_block,
-            twiddles,
-            flow,
-            scale.take(),
-            backend,
-            parallel,
-            source.take(),
-        );
     }
 }
 
@@ -194,22 +279,31 @@ fn block_pass(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn stripe_pass(
-    values: &mut [Goldilocks],
-    width: usize,
+/// The stripes of one stripe-pass task.
+struct StripeTask<'a> {
+    stripes: Vec<&'a mut [Goldilocks]>,
+    /// Columns in each stripe row.
+    columns: usize,
+    /// Offset of the task's first row inside its stripe (`t0` of [`StripeLayers`]).
+    t0: usize,
+    /// Matrix row of stripe 0's first row.
+    row0: usize,
+    /// Matrix column of the stripe rows' first element.
+    col0: usize,
+}
+
+/// The tasks of the stripe pass with spans `2^log_unit … 2^(log_unit + r − 1)`, always in the
+/// same order for the same plan (the fused LDE pairs the tasks of several blocks by it). Tasks
+/// own disjoint `&mut` sub-slices.
+fn stripe_tasks<'a>(
+    values: &'a mut [Goldilocks],
+    plan: &Plan,
     log_unit: usize,
     r: usize,
-    rows: usize,
-    twiddles: &Twiddles,
-    flow: Flow,
-    scale: Option<Goldilocks>,
-    backend: Backend,
-    parallel: bool,
-    source: Option<Source<'_>>,
-) {
+) -> Vec<StripeTask<'a>> {
+    let width = plan.width;
     let unit = 1usize << log_unit;
-    let rows = rows.min(unit);
+    let rows = plan.rows.min(unit);
     let group_len = width << (log_unit + r);
     let mut tasks = Vec::new();
     for (group_index, group) in values.chunks_exact_mut(group_len).enumerate() {
@@ -222,20 +316,96 @@ fn stripe_pass(
                 .iter_mut()
                 .map(|run| run.next().expect("each stripe has unit / rows runs"))
                 .collect();
-            tasks.push(StripePass {
-                stripes,
-                width,
-                rows,
-                t0: g * rows,
-                log_unit,
-                twiddles,
-                flow,
-                scale,
-                source,
-                row0: (group_index << (log_unit + r)) + g * rows,
-            });
+            let row0 = (group_index << (log_unit + r)) + g * rows;
+            let t0 = g * rows;
+            if plan.columns >= width {
+                tasks.push(StripeTask {
+                    stripes,
+                    columns: width,
+                    t0,
+                    row0,
+                    col0: 0,
+                });
+                continue;
+            }
+            // Wide rows (one row per run): each column range is a task of its own.
+            debug_assert_eq!(rows, 1);
+            let mut pieces: Vec<_> = stripes
+                .into_iter()
+                .map(|stripe| stripe.chunks_mut(plan.columns))
+                .collect();
+            for col0 in (0..width).step_by(plan.columns) {
+                let stripes: Vec<&mut [Goldilocks]> = pieces
+                    .iter_mut()
+                    .map(|p| p.next().expect("each row has the same column ranges"))
+                    .collect();
+                tasks.push(StripeTask {
+                    columns: stripes[0].len(),
+                    stripes,
+                    t0,
+                    row0,
+                    col0,
+                });
+            }
         }
     }
+    tasks
+}
+
+/// The middle pass of a fused coset LDE (see [`FusedTopPass`]): the top pass of `plan` as
+/// the inverse's last pass over `coefficients`, then as each coset block's first forward pass.
+/// `cosets` are the other blocks (same shape as `coefficients`) with their scalings.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn fused_top_pass(
+    coefficients: &mut [Goldilocks],
+    cosets: Vec<(&mut [Goldilocks], &Powers)>,
+    last_powers: &Powers,
+    plan: &Plan,
+    inverse_twiddles: &Twiddles,
+    forward_twiddles: &Twiddles,
+    backend: Backend,
+) {
+    let Some(&Pass::Stripe { log_unit, r }) = plan.passes.first() else {
+        unreachable!("a fused LDE is planned only with a stripe pass on top");
+    };
+    let rows = plan.rows.min(1 << log_unit);
+    let parallel = coefficients.len() >= PARALLEL_THRESHOLD;
+    let mut coset_tasks: Vec<_> = cosets
+        .into_iter()
+        .map(|(block, powers)| (stripe_tasks(block, plan, log_unit, r).into_iter(), powers))
+        .collect();
+    let tasks: Vec<FusedTopPass<'_>> = stripe_tasks(coefficients, plan, log_unit, r)
+        .into_iter()
+        .map(|task| {
+            let inverse = StripeLayers {
+                width: task.columns,
+                rows,
+                t0: task.t0,
+                log_unit,
+                twiddles: inverse_twiddles,
+                flow: Flow::Dit,
+            };
+            let cosets = coset_tasks
+                .iter_mut()
+                .map(|(tasks, powers)| {
+                    let twin = tasks.next().expect("every block has the same tasks");
+                    (twin.stripes, *powers)
+                })
+                .collect();
+            FusedTopPass {
+                coefficients: task.stripes,
+                cosets,
+                last_powers,
+                forward: StripeLayers {
+                    twiddles: forward_twiddles,
+                    flow: Flow::Dif,
+                    ..inverse
+                },
+                inverse,
+                row0: task.row0,
+            }
+        })
+        .collect();
     if parallel {
         tasks.into_par_iter().for_each(|task| run(backend, task));
     } else {
@@ -255,7 +425,7 @@ pub(crate) fn load(values: &mut [Goldilocks], width: usize, source: Source<'_>, 
         type Output = ();
         #[inline(always)]
         fn run<P: aurum_goldilocks::PackedField>(self) {
-            self.source.load_rows::<P>(self.dst, self.width, self.row0);
+            self.source.load_rows::<P>(self.dst, self.width, self.row0, 0);
         }
     }
     let rows_per_chunk = (SCALE_CHUNK / width).max(1);
@@ -325,6 +495,7 @@ pub(crate) fn scale_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::Rows;
     use crate::twiddles::twiddles;
 
     fn random(len: usize, seed: u64) -> Vec<Goldilocks> {
@@ -345,7 +516,17 @@ mod tests {
     fn multi_pass_schedules_equal_single_block() {
         let domain = crate::Domain::PLONKY3;
         for backend in Backend::supported() {
-            for (log_n, width) in [(10, 1), (9, 3), (8, 8), (7, 17), (11, 2), (6, 64)] {
+            for (log_n, width) in [
+                (10, 1),
+                (9, 3),
+                (8, 8),
+                (7, 17),
+                (11, 2),
+                (6, 64),
+                (5, 256),
+                (6, 300),
+                (3, 520),
+            ] {
                 let tw = twiddles(domain.generator(), false, log_n);
                 for flow in [Flow::Dif, Flow::Dit] {
                     for scale in [None, Some(Goldilocks::from_u64(12345))] {
@@ -362,7 +543,7 @@ mod tests {
                             usize::MAX,
                             None,
                         );
-                        for working_set in [1, 16, 64, 256, 4096] {
+                        for working_set in [1, 16, 64, 256, 1024, 4096, WORKING_SET] {
                             let mut values = input.clone();
                             transform_with(
                                 &mut values,
@@ -393,7 +574,16 @@ mod tests {
         let domain = crate::Domain::PLONKY3;
         let (c, s) = (Goldilocks::from_u64(3), Goldilocks::from_u64(0x1234_5678));
         for backend in Backend::supported() {
-            for (log_n, width) in [(0, 1), (3, 2), (10, 1), (9, 3), (8, 8), (7, 17)] {
+            for (log_n, width) in [
+                (0, 1),
+                (3, 2),
+                (10, 1),
+                (9, 3),
+                (8, 8),
+                (7, 17),
+                (5, 256),
+                (4, 300),
+            ] {
                 let tw = twiddles(domain.generator(), false, log_n);
                 let src = random(width << log_n, 99 + log_n as u64);
                 let mut expected = vec![Goldilocks::ZERO; src.len()];
@@ -410,11 +600,14 @@ mod tests {
                     None,
                 );
                 let powers = Powers::new(c, s, log_n);
-                for working_set in [1, 64, 4096, WORKING_SET] {
+                for working_set in [1, 64, 1024, 4096, WORKING_SET] {
                     let mut values = vec![Goldilocks::ZERO; src.len()];
                     let source = Source {
-                        src: Some(&src),
-                        powers: &powers,
+                        rows: Rows::Copy {
+                            src: &src,
+                            stride: width,
+                        },
+                        powers: Some(&powers),
                     };
                     transform_with(
                         &mut values,
@@ -434,8 +627,8 @@ mod tests {
                     // In place: the rows are scaled where they are.
                     let mut values = src.clone();
                     let in_place = Source {
-                        src: None,
-                        powers: &powers,
+                        rows: Rows::InPlace,
+                        powers: Some(&powers),
                     };
                     transform_with(
                         &mut values,
@@ -458,8 +651,11 @@ mod tests {
                     &mut values,
                     width,
                     Source {
-                        src: Some(&src),
-                        powers: &powers,
+                        rows: Rows::Copy {
+                            src: &src,
+                            stride: width,
+                        },
+                        powers: Some(&powers),
                     },
                     backend,
                 );
@@ -468,5 +664,90 @@ mod tests {
                 assert_eq!(values, scaled, "{backend} load 2^{log_n}x{width}");
             }
         }
+    }
+
+    /// A DIT whose first pass loads its rows in bit-reversed order from a source (any column
+    /// ranges) equals the bit-reversal permutation, then the DIT.
+    #[test]
+    fn bit_reversed_source_load_equals_permutation_then_dit() {
+        let domain = crate::Domain::PLONKY3;
+        for backend in Backend::supported() {
+            for (log_n, width) in [(0, 8), (3, 8), (9, 8), (8, 9), (6, 64), (5, 256), (4, 300)] {
+                let tw = twiddles(domain.generator(), true, log_n);
+                let src = random(width << log_n, 7 + log_n as u64);
+                let mut expected = src.clone();
+                crate::bitrev::bit_reverse_rows(&mut expected, width, log_n);
+                transform_with(
+                    &mut expected,
+                    width,
+                    log_n,
+                    &tw,
+                    Flow::Dit,
+                    None,
+                    Backend::Scalar,
+                    usize::MAX,
+                    None,
+                );
+                for working_set in [1, 64, 1024, 4096, WORKING_SET] {
+                    let mut values = vec![Goldilocks::ZERO; src.len()];
+                    let source = Source {
+                        rows: Rows::BitReversed {
+                            src: &src,
+                            stride: width,
+                            log_n,
+                        },
+                        powers: None,
+                    };
+                    transform_with(
+                        &mut values,
+                        width,
+                        log_n,
+                        &tw,
+                        Flow::Dit,
+                        None,
+                        backend,
+                        working_set,
+                        Some(source),
+                    );
+                    assert_eq!(
+                        values, expected,
+                        "{backend} 2^{log_n}x{width} ws {working_set}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Wide rows: every pass is a stripe pass over column ranges, and the ranges cover every
+    /// column once.
+    #[test]
+    fn wide_plans_cover_every_layer_with_stripe_passes() {
+        for (width, log_n, working_set) in [
+            (256, 16, WORKING_SET),
+            (2633, 16, WORKING_SET),
+            (300, 20, WORKING_SET),
+            (256, 1, WORKING_SET),
+            (1000, 7, 1),
+        ] {
+            let plan = Plan::new(width, log_n, working_set);
+            assert!(plan.columns >= MIN_COLUMNS.min(width) && plan.columns <= width);
+            let mut next_unit = log_n;
+            for pass in &plan.passes {
+                let Pass::Stripe { log_unit, r } = *pass else {
+                    panic!("wide plan with a block pass: {plan:?}");
+                };
+                assert!(r >= 1);
+                assert_eq!(log_unit + r, next_unit, "{plan:?}");
+                assert!(
+                    working_set == 1 || (plan.columns << r) <= working_set,
+                    "{plan:?}"
+                );
+                next_unit = log_unit;
+            }
+            assert_eq!(next_unit, 0, "{plan:?}");
+        }
+        // The shapes of the wide LDE benchmarks take two passes, not four.
+        assert_eq!(Plan::new(2633, 16, WORKING_SET).passes.len(), 2);
+        assert_eq!(Plan::new(256, 16, WORKING_SET).passes.len(), 2);
     }
 }

@@ -19,6 +19,12 @@ use crate::domain::MAX_LOG_SIZE;
 #[derive(Clone, Debug)]
 pub(crate) struct Twiddles {
     levels: Vec<Arc<[Goldilocks]>>,
+    /// Per level `L ≥ 2`, `ω_{2^L}^(3t)` for `t < 2^(L−2)`: the product of a radix-4 step's
+    /// two twiddles `ω_{2^L}^t · ω_{2^(L−1)}^t`, so the step multiplies by it once.
+    cubes: Vec<Arc<[Goldilocks]>>,
+    /// Whether the primitive 4th root of unity `ω_{2^L}^(2^(L−2))` is `−2^48` (else `2^48`):
+    /// radix-4 steps multiply by it with shifts.
+    quarter_negated: bool,
 }
 
 impl Twiddles {
@@ -27,9 +33,22 @@ impl Twiddles {
     pub(crate) fn level(&self, level: usize) -> &[Goldilocks] {
         &self.levels[level]
     }
+
+    /// `ω_{2^level}^(3t)` for `t < 2^(level−2)` (`level ≥ 2`).
+    #[inline(always)]
+    pub(crate) fn cubes(&self, level: usize) -> &[Goldilocks] {
+        &self.cubes[level]
+    }
+
+    /// Whether the primitive 4th root of unity of this direction is `−2^48` (else `2^48`).
+    #[inline(always)]
+    pub(crate) fn quarter_negated(&self) -> bool {
+        self.quarter_negated
+    }
 }
 
-type Key = (u64, bool, usize);
+/// Domain generator, direction, level, and whether the table holds cubes.
+type Key = (u64, bool, usize, bool);
 
 fn cache() -> &'static Mutex<HashMap<Key, Arc<[Goldilocks]>>> {
     static CACHE: OnceLock<Mutex<HashMap<Key, Arc<[Goldilocks]>>>> = OnceLock::new();
@@ -60,10 +79,17 @@ fn compute_level(root: Goldilocks, level: usize) -> Arc<[Goldilocks]> {
 pub(crate) fn twiddles(generator: Goldilocks, inverse: bool, log_size: usize) -> Twiddles {
     // Every public entry refuses sizes above 2^MAX_LOG_SIZE before asking for twiddles.
     debug_assert!(log_size <= MAX_LOG_SIZE);
-    let key = |level| (generator.as_canonical_u64(), inverse, level);
-    let mut levels: Vec<Option<Arc<[Goldilocks]>>> = {
+    let key = |level, cubes| (generator.as_canonical_u64(), inverse, level, cubes);
+    let (mut levels, mut cubes): (Vec<_>, Vec<_>) = {
         let map = cache().lock().unwrap_or_else(|e| e.into_inner());
-        (0..=log_size).map(|l| map.get(&key(l)).cloned()).collect()
+        (0..=log_size)
+            .map(|l| {
+                (
+                    map.get(&key(l, false)).cloned(),
+                    map.get(&key(l, true)).cloned(),
+                )
+            })
+            .unzip()
     };
     // Compute missing levels without holding the lock: the computation is parallel, and a
     // rayon worker waiting inside it may pick up a task that needs the cache.
@@ -75,17 +101,48 @@ pub(crate) fn twiddles(generator: Goldilocks, inverse: bool, log_size: usize) ->
                 root = root.inverse();
             }
             let table = compute_level(root, level);
-            computed.push((level, table.clone()));
+            computed.push((key(level, false), table.clone()));
+            *slot = Some(table);
+        }
+    }
+    let levels: Vec<Arc<[Goldilocks]>> = levels.into_iter().flatten().collect();
+    for (level, slot) in cubes.iter_mut().enumerate() {
+        if slot.is_none() {
+            let table = compute_cubes(&levels[level], level);
+            computed.push((key(level, true), table.clone()));
             *slot = Some(table);
         }
     }
     if !computed.is_empty() {
         let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
-        for (level, table) in computed {
-            map.entry(key(level)).or_insert(table);
+        for (key, table) in computed {
+            map.entry(key).or_insert(table);
         }
     }
+    let two_48 = Goldilocks::ONE.mul_2exp(48);
+    let quarter_negated = levels.get(2).is_some_and(|quarter| {
+        let root = quarter[1];
+        debug_assert!(root == two_48 || root == -two_48, "a 4th root of unity is ±2^48");
+        root != two_48
+    });
     Twiddles {
-        levels: levels.into_iter().flatten().collect(),
+        levels,
+        cubes: cubes.into_iter().flatten().collect(),
+        quarter_negated,
     }
+}
+
+/// `ω^(3t)` for `t < 2^(level−2)` from the level's table `ω^t`, `t < 2^(level−1)`
+/// (`ω^(2^(level−1)) = −1`); empty below level 2.
+fn compute_cubes(table: &[Goldilocks], level: usize) -> Arc<[Goldilocks]> {
+    if level < 2 {
+        return Arc::from([]);
+    }
+    let half = table.len();
+    (0..half / 2)
+        .map(|t| {
+            let e = 3 * t;
+            if e < half { table[e] } else { -table[e - half] }
+        })
+        .collect()
 }

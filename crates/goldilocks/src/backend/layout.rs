@@ -101,30 +101,73 @@ pub(crate) fn words_mut(values: &mut [Goldilocks]) -> &mut [u64] {
     unsafe { core::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<u64>(), values.len()) }
 }
 
-/// `len` arrays of `N` zero elements, allocated already zeroed (`calloc`: fresh pages come
-/// zeroed from the kernel) instead of being filled: a 2 GiB digest layer then costs its page
-/// faults, spread over the threads that first write it, not a single-threaded memset.
-pub(crate) fn zeroed_arrays<const N: usize>(len: usize) -> Vec<[Goldilocks; N]> {
-    let words = match len.checked_mul(N) {
+/// Values made of whole `Goldilocks` words with no padding, for which the all-zero bit pattern
+/// is a valid value (zero): what [`zeroed_vec`] may allocate.
+///
+/// Sealed: implemented for `Goldilocks`, `Goldilocks2` and arrays of `Goldilocks` only.
+///
+/// # Safety
+/// Implementors must have size `8 · k` for some `k`, alignment 8 (no stricter), no padding,
+/// and accept every bit pattern of zeros as a valid value.
+pub unsafe trait ZeroedWords: sealed::Sealed + Copy + 'static {
+    /// The zero value (all words zero).
+    const ZERO: Self;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for crate::Goldilocks {}
+    impl Sealed for crate::Goldilocks2 {}
+    impl<const N: usize> Sealed for [crate::Goldilocks; N] {}
+}
+
+// SAFETY: `#[repr(transparent)]` over `u64`; the zero word is the element 0.
+unsafe impl ZeroedWords for Goldilocks {
+    const ZERO: Self = Goldilocks::ZERO;
+}
+
+// SAFETY: `#[repr(C)]` over `[Goldilocks; 2]` (size and alignment asserted above); zero
+// words are the element 0.
+unsafe impl ZeroedWords for crate::Goldilocks2 {
+    const ZERO: Self = crate::Goldilocks2::ZERO;
+}
+
+// SAFETY: an array of `Goldilocks` is `N` words with no padding.
+unsafe impl<const N: usize> ZeroedWords for [Goldilocks; N] {
+    const ZERO: Self = [Goldilocks::ZERO; N];
+}
+
+/// `len` zero values, allocated already zeroed (`calloc`: fresh pages come zeroed from the
+/// kernel) instead of being filled: a 2 GiB buffer then costs its page faults, spread over the
+/// threads that first write it, not a single-threaded memset. Large buffers are advised onto
+/// transparent huge pages.
+pub(crate) fn zeroed_vec<T: ZeroedWords>(len: usize) -> Vec<T> {
+    let per_value = size_of::<T>() / 8;
+    let words = match len.checked_mul(per_value) {
         Some(words) if words > 0 => words,
         // Nothing to allocate (or a capacity overflow, which `vec!` reports as it always does).
-        _ => return vec![[Goldilocks::ZERO; N]; len],
+        _ => return vec![T::ZERO; len],
     };
     // `vec![0u64; n]` allocates with `alloc_zeroed` and exactly `n` words of capacity.
     let zeroed = core::mem::ManuallyDrop::new(vec![0u64; words]);
     if zeroed.capacity() != words {
         // Not the exact allocation the cast below needs: give it back, fill the slow way.
         drop(core::mem::ManuallyDrop::into_inner(zeroed));
-        return vec![[Goldilocks::ZERO; N]; len];
+        return vec![T::ZERO; len];
     }
     advise_huge_pages(zeroed.as_ptr().cast(), words * 8);
-    let ptr = zeroed.as_ptr().cast_mut().cast::<[Goldilocks; N]>();
+    let ptr = zeroed.as_ptr().cast_mut().cast::<T>();
     // SAFETY: the allocation came from the global allocator for `words` `u64`s (size
-    // `8 · N · len`, alignment 8). `[Goldilocks; N]` has alignment 8 (`Goldilocks` is
-    // `#[repr(transparent)]` over `u64`) and size `8 · N`, so `len` arrays occupy exactly that
-    // allocation, as `Vec::from_raw_parts` requires; all `len` are initialised (the zero word
-    // is the element 0); the original vector is forgotten, so the memory has one owner.
+    // `8 · words`, alignment 8). `T` has alignment 8 and size `8 · per_value` with no padding
+    // (`ZeroedWords` contract), so `len` values occupy exactly that allocation, as
+    // `Vec::from_raw_parts` requires; all `len` are initialised (zero words are a valid
+    // value); the original vector is forgotten, so the memory has one owner.
     unsafe { Vec::from_raw_parts(ptr, len, len) }
+}
+
+/// `len` arrays of `N` zero elements, allocated already zeroed (see [`zeroed_vec`]).
+pub(crate) fn zeroed_arrays<const N: usize>(len: usize) -> Vec<[Goldilocks; N]> {
+    zeroed_vec(len)
 }
 
 /// Asks Linux to back the whole 2 MiB pages of a large, not yet touched buffer with
@@ -179,5 +222,18 @@ mod tests {
         }
         assert_eq!(zeroed_arrays::<0>(5).len(), 5);
         assert_eq!(zeroed_arrays::<1>(7), vec![[Goldilocks::ZERO; 1]; 7]);
+    }
+
+    #[test]
+    fn zeroed_elements_and_extension_elements_equal_filled_ones() {
+        for len in [0, 1, 5, 1 << 19] {
+            let mut base = zeroed_vec::<Goldilocks>(len);
+            assert_eq!(base, vec![Goldilocks::ZERO; len]);
+            base.push(Goldilocks::ONE);
+            let mut ext = zeroed_vec::<crate::Goldilocks2>(len);
+            assert_eq!(ext, vec![crate::Goldilocks2::ZERO; len]);
+            ext.push(crate::Goldilocks2::ONE);
+            assert_eq!((base.len(), ext.len()), (len + 1, len + 1));
+        }
     }
 }

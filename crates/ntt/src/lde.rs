@@ -1,0 +1,373 @@
+//! The fused coset LDE: three kinds of pass over memory instead of five.
+//!
+//! The plain LDE (in [`crate::Ntt`]'s `lde_base`) gathers the input into bit-reversed order,
+//! runs the inverse transform's passes, then every coset block's forward passes, the first of
+//! which reads the coefficients. Here, for a plan of at least two passes with a stripe pass on
+//! top (see [`Plan`]):
+//!
+//! 1. **Head**: the inverse (DIT) passes except its last, the first of them loading its rows
+//!    from the input in bit-reversed order (no separate gather; rows shorter than a cache
+//!    line are gathered separately first, a row at a time would waste most of each line);
+//! 2. **Middle** ([`schedule::fused_top_pass`]): the inverse's last pass and every coset
+//!    block's first forward pass are the same stripe pass (the top layers), so one task does
+//!    both while the rows are in cache: the coefficients are read from memory once and each
+//!    coset block is written once;
+//! 3. **Tail**: each coset block's remaining forward (DIF) passes.
+//!
+//! For a two-pass plan (most shapes) and blow-up 2 the matrix crosses memory 9 times (in
+//! units of the input size) instead of 14: gather 2, inverse 4, forward 2 × 4.
+
+use aurum_goldilocks::{Backend, Goldilocks};
+
+use crate::bitrev;
+use crate::kernels::{Flow, Powers, Rows, Source};
+use crate::narrow;
+use crate::schedule::{self, Plan};
+use crate::twiddles::Twiddles;
+
+/// Rows shorter than this many elements (one 64-byte cache line) are gathered into
+/// bit-reversed order by a pass of their own rather than row by row in the first pass.
+const MIN_GATHER_ROW: usize = 64;
+
+/// The fused LDE. `coeffs` is the last block of the output and `others` the blocks before it;
+/// `powers[k]` scales block `k`'s coefficients (`1/n` and its coset's shift). The input
+/// evaluations are `input`, or (`None`) `others`' first block.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn fused(
+    others: &mut [Goldilocks],
+    coeffs: &mut [Goldilocks],
+    input: Option<&[Goldilocks]>,
+    plan: &Plan,
+    powers: &[Powers],
+    inverse_twiddles: &Twiddles,
+    forward_twiddles: &Twiddles,
+    backend: Backend,
+) {
+    let (width, log_n) = (plan.width, plan.log_n);
+    let block_len = coeffs.len();
+    let passes = plan.in_flow_order(Flow::Dit);
+    let (head, _top) = passes.split_at(passes.len() - 1);
+    {
+        let input = input.unwrap_or(&others[..block_len]);
+        let source = if width >= MIN_GATHER_ROW {
+            Source {
+                rows: Rows::BitReversed {
+                    src: input,
+                    stride: width,
+                    log_n,
+                },
+                powers: None,
+            }
+        } else {
+            bitrev::gather_bit_reversed(input, coeffs, width, log_n);
+            Source {
+                rows: Rows::InPlace,
+                powers: None,
+            }
+        };
+        schedule::run_passes(
+            coeffs,
+            plan,
+            head,
+            inverse_twiddles,
+            Flow::Dit,
+            None,
+            backend,
+            Some(source),
+        );
+    }
+    let (last_powers, other_powers) = powers.split_last().expect("at least two blocks");
+    let cosets = others.chunks_exact_mut(block_len).zip(other_powers).collect();
+    schedule::fused_top_pass(
+        coeffs,
+        cosets,
+        last_powers,
+        plan,
+        inverse_twiddles,
+        forward_twiddles,
+        backend,
+    );
+    let tail = &plan.passes[1..];
+    for block in others.chunks_exact_mut(block_len).chain([coeffs]) {
+        schedule::run_passes(
+            block,
+            plan,
+            tail,
+            forward_twiddles,
+            Flow::Dif,
+            None,
+            backend,
+            None,
+        );
+    }
+}
+
+/// The natural-order LDE without a permutation pass.
+///
+/// Natural order puts the LDE's point `i + 2^a·j` at row `i + 2^a·j`, and that point is
+/// `shift·g^i·ω^j`: row `j` of coset `i`'s natural-order evaluations. So the output, read as
+/// a `2^log_n × 2^a·width` matrix, holds coset `i` in its `i`-th block of columns, and the
+/// forward transforms of all cosets are one batched transform of that matrix. Its input,
+/// bit-reversed as a DIT wants it, is exactly what an inverse DIF leaves: the coefficients in
+/// bit-reversed order. So: inverse DIF of `coefficients` (which holds the input evaluations,
+/// or receives them from `input` in its first pass), then a DIT of `out` whose first pass
+/// loads each row from the coefficients, scaled per coset by `powers` (natural coset order).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn natural(
+    out: &mut [Goldilocks],
+    coefficients: &mut [Goldilocks],
+    input: Option<&[Goldilocks]>,
+    width: usize,
+    log_n: usize,
+    powers: &[Powers],
+    inverse_twiddles: &Twiddles,
+    forward_twiddles: &Twiddles,
+    backend: Backend,
+) {
+    natural_with(
+        out,
+        coefficients,
+        input,
+        width,
+        log_n,
+        powers,
+        inverse_twiddles,
+        forward_twiddles,
+        backend,
+        schedule::WORKING_SET,
+    );
+}
+
+/// [`natural`] with the forward transform planned for `working_set` (tests shrink it).
+#[allow(clippy::too_many_arguments)]
+fn natural_with(
+    out: &mut [Goldilocks],
+    coefficients: &mut [Goldilocks],
+    input: Option<&[Goldilocks]>,
+    width: usize,
+    log_n: usize,
+    powers: &[Powers],
+    inverse_twiddles: &Twiddles,
+    forward_twiddles: &Twiddles,
+    backend: Backend,
+    working_set: usize,
+) {
+    let source = input.map(|src| Source {
+        rows: Rows::Copy { src, stride: width },
+        powers: None,
+    });
+    narrow::transform(
+        coefficients,
+        width,
+        log_n,
+        inverse_twiddles,
+        Flow::Dif,
+        None,
+        backend,
+        source,
+    );
+    let cosets = Source {
+        rows: Rows::Cosets {
+            coefficients,
+            width,
+            powers,
+            log_n,
+        },
+        powers: None,
+    };
+    schedule::transform_with(
+        out,
+        width * powers.len(),
+        log_n,
+        forward_twiddles,
+        Flow::Dit,
+        None,
+        backend,
+        working_set,
+        Some(cosets),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Domain;
+    use crate::twiddles::twiddles;
+
+    fn random(len: usize, seed: u64) -> Vec<Goldilocks> {
+        let mut x = seed | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                Goldilocks::from_u64(x)
+            })
+            .collect()
+    }
+
+    /// The LDE computed one step at a time on the scalar backend, every transform a single
+    /// block: gather, inverse DIT, then each block's DIF from its scaled copy.
+    fn plain(
+        input: &[Goldilocks],
+        width: usize,
+        log_n: usize,
+        powers: &[Powers],
+    ) -> Vec<Goldilocks> {
+        let domain = Domain::PLONKY3;
+        let inv = twiddles(domain.generator(), true, log_n);
+        let fwd = twiddles(domain.generator(), false, log_n);
+        let mut coeffs = vec![Goldilocks::ZERO; input.len()];
+        bitrev::gather_bit_reversed(input, &mut coeffs, width, log_n);
+        let single = |values: &mut [Goldilocks], tw, flow, source| {
+            schedule::transform_with(
+                values,
+                width,
+                log_n,
+                tw,
+                flow,
+                None,
+                Backend::Scalar,
+                usize::MAX,
+                source,
+            );
+        };
+        single(&mut coeffs, &inv, Flow::Dit, None);
+        let mut out = Vec::new();
+        for p in powers {
+            let mut block = vec![Goldilocks::ZERO; input.len()];
+            let source = Source {
+                rows: Rows::Copy {
+                    src: &coeffs,
+                    stride: width,
+                },
+                powers: Some(p),
+            };
+            single(&mut block, &fwd, Flow::Dif, Some(source));
+            out.extend(block);
+        }
+        out
+    }
+
+    /// The fused passes equal the plain LDE for every plan shape (narrow and wide, two to many
+    /// passes), every blow-up, on every backend, with the input given separately or in the
+    /// first block, and rows short enough to be gathered by a pass of their own.
+    #[test]
+    fn fused_lde_equals_the_plain_one() {
+        let domain = Domain::PLONKY3;
+        for backend in Backend::supported() {
+            for (log_n, width) in [(6, 4), (7, 8), (6, 9), (5, 64), (4, 256), (5, 300), (3, 520)] {
+                let inv = twiddles(domain.generator(), true, log_n);
+                let fwd = twiddles(domain.generator(), false, log_n);
+                let input = random(width << log_n, (log_n * 131 + width) as u64);
+                for added_bits in 1..=3 {
+                    let powers: Vec<Powers> = (0..1u64 << added_bits)
+                        .map(|k| {
+                            Powers::new(
+                                Goldilocks::from_u64(5 + k),
+                                Goldilocks::from_u64(7 + 3 * k),
+                                log_n,
+                            )
+                        })
+                        .collect();
+                    let expected = plain(&input, width, log_n, &powers);
+                    for working_set in [1, 16, 64, 256, 1024, 4096] {
+                        let plan = Plan::new(width, log_n, working_set);
+                        if plan.passes.len() < 2 {
+                            continue;
+                        }
+                        let block_len = input.len();
+                        for separate in [true, false] {
+                            let mut out = vec![Goldilocks::ZERO; block_len << added_bits];
+                            if !separate {
+                                out[..block_len].copy_from_slice(&input);
+                            }
+                            let split = out.len() - block_len;
+                            let (others, coeffs) = out.split_at_mut(split);
+                            fused(
+                                others,
+                                coeffs,
+                                separate.then_some(&input[..]),
+                                &plan,
+                                &powers,
+                                &inv,
+                                &fwd,
+                                backend,
+                            );
+                            assert_eq!(
+                                out, expected,
+                                "{backend} 2^{log_n}x{width} +{added_bits} ws {working_set} \
+                                 separate {separate}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The natural-order LDE as one transform of all cosets equals the plain LDE's blocks
+    /// interleaved row by row (block `k` is coset `rev(k)`, bit-reversed inside), for narrow
+    /// and wide outputs, several blow-ups and plans, input given or already in place.
+    #[test]
+    fn natural_lde_equals_the_plain_one_in_natural_order() {
+        let domain = Domain::PLONKY3;
+        for backend in Backend::supported() {
+            for (log_n, width) in [(1, 2), (6, 4), (7, 8), (5, 9), (4, 128), (5, 300)] {
+                let inv = twiddles(domain.generator(), true, log_n);
+                let fwd = twiddles(domain.generator(), false, log_n);
+                let input = random(width << log_n, (log_n * 17 + width) as u64);
+                for added_bits in 1..=3 {
+                    let cosets = 1usize << added_bits;
+                    let powers: Vec<Powers> = (0..cosets as u64)
+                        .map(|c| {
+                            Powers::new(
+                                Goldilocks::from_u64(3 + c),
+                                Goldilocks::from_u64(11 + 5 * c),
+                                log_n,
+                            )
+                        })
+                        .collect();
+                    let blocks = plain(&input, width, log_n, &powers);
+                    // Row i + 2^a·j of the natural LDE is row rev(j) of coset i's block.
+                    let n = 1usize << log_n;
+                    let mut expected = vec![Goldilocks::ZERO; blocks.len()];
+                    for j in 0..n {
+                        for i in 0..cosets {
+                            let src = (i * n + bitrev::reverse_bits(j, log_n)) * width;
+                            let dst = (i + cosets * j) * width;
+                            expected[dst..dst + width].copy_from_slice(&blocks[src..src + width]);
+                        }
+                    }
+                    for working_set in [1, 64, 1024, schedule::WORKING_SET] {
+                        for given in [true, false] {
+                            let mut out = vec![Goldilocks::ZERO; blocks.len()];
+                            let mut coefficients = if given {
+                                vec![Goldilocks::ZERO; input.len()]
+                            } else {
+                                input.clone()
+                            };
+                            natural_with(
+                                &mut out,
+                                &mut coefficients,
+                                given.then_some(&input[..]),
+                                width,
+                                log_n,
+                                &powers,
+                                &inv,
+                                &fwd,
+                                backend,
+                                working_set,
+                            );
+                            assert_eq!(
+                                out, expected,
+                                "{backend} 2^{log_n}x{width} +{added_bits} ws {working_set} \
+                                 given {given}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

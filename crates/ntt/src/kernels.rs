@@ -272,6 +272,74 @@ fn butterfly_rows<P: PackedField>(
     }
 }
 
+/// Radix-2 butterflies between two runs of consecutive rows (row `b` pairs with row `b`, with
+/// twiddle `tws[b]`, index `first_t + b`): the same three cases as [`radix4_row_runs`].
+#[inline(always)]
+fn butterfly_row_runs<Q: PackedField>(
+    flow: Flow,
+    lo: &mut [Goldilocks],
+    hi: &mut [Goldilocks],
+    width: usize,
+    tws: &[Goldilocks],
+    first_t: usize,
+    scale: Option<Goldilocks>,
+) {
+    if width == 1 {
+        butterfly_runs::<Q>(flow, lo, hi, tws, scale);
+    } else if width == Q::WIDTH {
+        butterfly_fixed_rows::<Q, 1>(flow, lo, hi, tws, first_t, scale);
+    } else if width == 2 * Q::WIDTH {
+        butterfly_fixed_rows::<Q, 2>(flow, lo, hi, tws, first_t, scale);
+    } else if width == 4 * Q::WIDTH {
+        butterfly_fixed_rows::<Q, 4>(flow, lo, hi, tws, first_t, scale);
+    } else {
+        for (b, (lo_row, hi_row)) in lo
+            .chunks_exact_mut(width)
+            .zip(hi.chunks_exact_mut(width))
+            .enumerate()
+        {
+            let t = first_t + b;
+            butterfly_rows::<Q>(flow, lo_row, hi_row, tws[b], t == 0, scale);
+        }
+    }
+}
+
+/// [`butterfly_rows`] on runs of rows exactly `V` vectors wide.
+#[inline(always)]
+fn butterfly_fixed_rows<Q: PackedField, const V: usize>(
+    flow: Flow,
+    lo: &mut [Goldilocks],
+    hi: &mut [Goldilocks],
+    tws: &[Goldilocks],
+    first_t: usize,
+    scale: Option<Goldilocks>,
+) {
+    let lo = Q::pack_slice_mut(lo).as_chunks_mut::<V>().0;
+    let hi = Q::pack_slice_mut(hi).as_chunks_mut::<V>().0;
+    let scale_p = scale.map(Q::broadcast);
+    for (t, ((x, y), &tw)) in lo.iter_mut().zip(hi.iter_mut()).zip(tws).enumerate() {
+        match (scale, scale_p) {
+            (Some(s), Some(s_p)) => {
+                let tws_p = Q::broadcast(tw * s);
+                for v in 0..V {
+                    butterfly_scaled(flow, &mut x[v], &mut y[v], tws_p, s_p);
+                }
+            }
+            _ if first_t + t == 0 => {
+                for v in 0..V {
+                    butterfly_one(&mut x[v], &mut y[v]);
+                }
+            }
+            _ => {
+                let tw_p = Q::broadcast(tw);
+                for v in 0..V {
+                    butterfly(flow, &mut x[v], &mut y[v], tw_p);
+                }
+            }
+        }
+    }
+}
+
 /// The butterflies between two runs of consecutive elements of one column, with the
 /// consecutive twiddles `tws` (same length).
 #[inline(always)]
@@ -574,27 +642,43 @@ fn radix4_layer<Q: PackedField>(
         let (x0, rest) = quad.split_at_mut(h * width);
         let (x1, rest) = rest.split_at_mut(h * width);
         let (x2, x3) = rest.split_at_mut(h * width);
-        let x = [x0, x1, x2, x3];
-        if width == 1 {
-            radix4_runs::<Q>(flow, x, tw, negated);
-        } else if width == Q::WIDTH {
-            radix4_fixed_rows::<Q, 1>(flow, x, tw, negated);
-        } else if width == 2 * Q::WIDTH {
-            radix4_fixed_rows::<Q, 2>(flow, x, tw, negated);
-        } else if width == 4 * Q::WIDTH {
-            radix4_fixed_rows::<Q, 4>(flow, x, tw, negated);
-        } else {
-            let [x0, x1, x2, x3] = x;
-            for (t, (((r0, r1), r2), r3)) in x0
-                .chunks_exact_mut(width)
-                .zip(x1.chunks_exact_mut(width))
-                .zip(x2.chunks_exact_mut(width))
-                .zip(x3.chunks_exact_mut(width))
-                .enumerate()
-            {
-                let rows = [r0, r1, r2, r3];
-                radix4_rows::<Q>(flow, rows, tw.map(|w| w[t]), negated, t == 0);
-            }
+        radix4_row_runs::<Q>(flow, [x0, x1, x2, x3], width, tw, negated, 0);
+    }
+}
+
+/// Radix-4 steps on four runs of consecutive rows (row `b` of each run has twiddle index
+/// `first_t + b`), with the twiddle slices `[wa, wac, wc]` starting at `first_t`: lanes along
+/// the column for one column, fixed-size rows for rows of 1, 2 or 4 vectors (where a general
+/// row loop's slicing would cost as much as the arithmetic), row by row otherwise.
+#[inline(always)]
+fn radix4_row_runs<Q: PackedField>(
+    flow: Flow,
+    x: [&mut [Goldilocks]; 4],
+    width: usize,
+    tw: [&[Goldilocks]; 3],
+    negated: bool,
+    first_t: usize,
+) {
+    if width == 1 {
+        radix4_runs::<Q>(flow, x, tw, negated);
+    } else if width == Q::WIDTH {
+        radix4_fixed_rows::<Q, 1>(flow, x, tw, negated, first_t);
+    } else if width == 2 * Q::WIDTH {
+        radix4_fixed_rows::<Q, 2>(flow, x, tw, negated, first_t);
+    } else if width == 4 * Q::WIDTH {
+        radix4_fixed_rows::<Q, 4>(flow, x, tw, negated, first_t);
+    } else {
+        let [x0, x1, x2, x3] = x;
+        for (b, (((r0, r1), r2), r3)) in x0
+            .chunks_exact_mut(width)
+            .zip(x1.chunks_exact_mut(width))
+            .zip(x2.chunks_exact_mut(width))
+            .zip(x3.chunks_exact_mut(width))
+            .enumerate()
+        {
+            let rows = [r0, r1, r2, r3];
+            let t = first_t + b;
+            radix4_rows::<Q>(flow, rows, tw.map(|w| w[b]), negated, t == 0);
         }
     }
 }
@@ -687,6 +771,7 @@ fn radix4_fixed_rows<Q: PackedField, const V: usize>(
     runs: [&mut [Goldilocks]; 4],
     [wa, wac, wc]: [&[Goldilocks]; 3],
     negated: bool,
+    first_t: usize,
 ) {
     let [r0, r1, r2, r3] = runs.map(|run| Q::pack_slice_mut(run).as_chunks_mut::<V>().0);
     for (t, ((((a, b), c), d), ((&ta, &tac), &tc))) in r0
@@ -700,7 +785,7 @@ fn radix4_fixed_rows<Q: PackedField, const V: usize>(
         let (ta, tac, tc) = (Q::broadcast(ta), Q::broadcast(tac), Q::broadcast(tc));
         for v in 0..V {
             let x = [&mut a[v], &mut b[v], &mut c[v], &mut d[v]];
-            radix4(flow, x, ta, tac, tc, negated, t == 0);
+            radix4(flow, x, ta, tac, tc, negated, first_t + t == 0);
         }
     }
 }
@@ -757,22 +842,9 @@ fn layer<Q: PackedField>(
 ) {
     let span = 1usize << log_span;
     let table = &twiddles.level(log_span + 1)[..span];
-    if width == 1 {
-        for pair in block.chunks_exact_mut(2 * span) {
-            let (lo, hi) = pair.split_at_mut(span);
-            butterfly_runs::<Q>(flow, lo, hi, table, scale);
-        }
-    } else {
-        for pair in block.chunks_exact_mut(2 * span * width) {
-            let (lo, hi) = pair.split_at_mut(span * width);
-            for (t, (lo_row, hi_row)) in lo
-                .chunks_exact_mut(width)
-                .zip(hi.chunks_exact_mut(width))
-                .enumerate()
-            {
-                butterfly_rows::<Q>(flow, lo_row, hi_row, table[t], t == 0, scale);
-            }
-        }
+    for pair in block.chunks_exact_mut(2 * span * width) {
+        let (lo, hi) = pair.split_at_mut(span * width);
+        butterfly_row_runs::<Q>(flow, lo, hi, width, table, 0, scale);
     }
 }
 
@@ -962,19 +1034,8 @@ impl StripeLayers<'_> {
                 // Row b of stripe (group + k) sits at offset k·unit + t0 + b of its
                 // butterfly group.
                 let t_base = k * unit + self.t0;
-                if width == 1 {
-                    let tws = &table[t_base..t_base + self.rows];
-                    butterfly_runs::<P>(self.flow, lo, hi, tws, scale);
-                } else {
-                    for (b, (lo_row, hi_row)) in lo
-                        .chunks_exact_mut(width)
-                        .zip(hi.chunks_exact_mut(width))
-                        .enumerate()
-                    {
-                        let t = t_base + b;
-                        butterfly_rows::<P>(self.flow, lo_row, hi_row, table[t], t == 0, scale);
-                    }
-                }
+                let tws = &table[t_base..t_base + self.rows];
+                butterfly_row_runs::<P>(self.flow, lo, hi, width, tws, t_base, scale);
             }
         }
     }
@@ -997,22 +1058,8 @@ impl StripeLayers<'_> {
                 let i = group + k;
                 let x = four_mut(stripes, [i, i + d, i + 2 * d, i + 3 * d]);
                 let ta = k * unit + t0;
-                if width == 1 {
-                    radix4_runs::<P>(self.flow, x, tw.map(|w| &w[ta..ta + rows]), negated);
-                } else {
-                    let [x0, x1, x2, x3] = x;
-                    for (b, (((r0, r1), r2), r3)) in x0
-                        .chunks_exact_mut(width)
-                        .zip(x1.chunks_exact_mut(width))
-                        .zip(x2.chunks_exact_mut(width))
-                        .zip(x3.chunks_exact_mut(width))
-                        .enumerate()
-                    {
-                        let rows4 = [r0, r1, r2, r3];
-                        let t = ta + b;
-                        radix4_rows::<P>(self.flow, rows4, tw.map(|w| w[t]), negated, t == 0);
-                    }
-                }
+                let tw = tw.map(|w| &w[ta..ta + rows]);
+                radix4_row_runs::<P>(self.flow, x, width, tw, negated, ta);
             }
         }
     }

@@ -516,10 +516,14 @@ mod tests {
     fn multi_pass_schedules_equal_single_block() {
         let domain = crate::Domain::PLONKY3;
         for backend in Backend::supported() {
+            // Widths of 1, 2 and 4 vectors on every backend take the fixed-row kernels.
             for (log_n, width) in [
                 (10, 1),
                 (9, 3),
+                (9, 4),
                 (8, 8),
+                (7, 16),
+                (7, 32),
                 (7, 17),
                 (11, 2),
                 (6, 64),

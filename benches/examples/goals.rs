@@ -8,9 +8,10 @@
 //! cargo run --release -p aurum-benches --example goals -- --rounds 9 merkle lde
 //! ```
 //!
-//! Arguments: `--rounds N` (default 7; the large transforms and trees use fewer, at least 3)
-//! and words selecting rows by substring (`perm`, `latency`, `merkle`, `ntt`, `lde`, a shape
-//! such as `2^16x2633`). Trees and transforms run on a pool of 2 threads, permutations on one.
+//! Arguments: `--rounds N` (default 7; the wide transforms and trees use at most 5) and words
+//! selecting rows: a kind (`perm`, `latency`, `merkle`, `ntt`, `lde`) or part of a row name
+//! (a shape such as `2^16x2633`). Trees and transforms run on a pool of 2 threads,
+//! permutations on one.
 //! Plonky3's packing is chosen at compile time: build with `-C target-cpu=native` to give it
 //! its AVX2 / AVX-512 code (without it Plonky3's "packed" rows are scalar). Aurum uses the
 //! backend it dispatches to at run time, with the batch size it uses in bulk calls.
@@ -51,7 +52,12 @@ fn median(values: &[f64]) -> f64 {
 impl Row {
     fn print(&self) {
         // Peer time / our time per round: above 1 means Aurum is faster.
-        let ratios: Vec<f64> = self.ours.iter().zip(&self.peer).map(|(o, p)| p / o).collect();
+        let ratios: Vec<f64> = self
+            .ours
+            .iter()
+            .zip(&self.peer)
+            .map(|(o, p)| p / o)
+            .collect();
         let (lo, hi) = ratios
             .iter()
             .fold((f64::MAX, f64::MIN), |(lo, hi), &r| (lo.min(r), hi.max(r)));
@@ -110,7 +116,10 @@ fn ms(d: Duration) -> f64 {
 fn random_u64s(len: usize, seed: u64) -> Vec<u64> {
     (0..len as u64)
         .map(|i| {
-            (i ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17) % aurum_goldilocks::P
+            (i ^ seed)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .rotate_left(17)
+                % aurum_goldilocks::P
         })
         .collect()
 }
@@ -448,10 +457,9 @@ fn main() {
         0,
     );
     for (log_rows, cols) in [(20, 8), (18, 256), (16, 2633)] {
-        let shape_rounds = if cols > 8 { rounds.min(5).max(3) } else { rounds };
-        let pick = |preset: &str| {
-            selected("merkle", &format!("Merkle {preset} 2^{log_rows}x{cols}"))
-        };
+        let shape_rounds = if cols > 8 { rounds.min(5) } else { rounds };
+        let pick =
+            |preset: &str| selected("merkle", &format!("Merkle {preset} 2^{log_rows}x{cols}"));
         if pick("poseidon2-w8") {
             rows.push(merkle_row(
                 "poseidon2-w8",
@@ -487,7 +495,7 @@ fn main() {
                 if !selected(what, &format!("{what} 2^{log_rows}x{width}")) {
                     continue;
                 }
-                let shape_rounds = if width > 8 { rounds.min(5).max(3) } else { rounds };
+                let shape_rounds = if width > 8 { rounds.min(5) } else { rounds };
                 rows.push(transform_row(
                     kind,
                     order,

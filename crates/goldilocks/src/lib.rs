@@ -92,6 +92,13 @@ pub mod raw {
         crate::backend::layout::zeroed_vec(len)
     }
 
+    /// `v.reserve_exact(additional)`, with the new part of the allocation advised onto
+    /// transparent huge pages where the system supports it (Linux): a large buffer grown and
+    /// then written in parallel takes far fewer page faults.
+    pub fn reserve_exact_huge<T>(v: &mut Vec<T>, additional: usize) {
+        crate::backend::layout::reserve_exact_huge(v, additional);
+    }
+
     pub use crate::backend::layout::ZeroedWords;
 }
 

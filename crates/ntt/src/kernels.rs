@@ -100,7 +100,10 @@ pub(crate) enum Rows<'a> {
     InPlace,
     /// Row `j` is row `j` of `src`, a matrix with rows of `stride` elements (a task reads its
     /// own columns of it).
-    Copy { src: &'a [Goldilocks], stride: usize },
+    Copy {
+        src: &'a [Goldilocks],
+        stride: usize,
+    },
     /// Row `j` is row `rev(j)` (`log_n` bits reversed) of `src`, rows of `stride` elements:
     /// the bit-reversal permutation a DIT needs, done while its first pass loads the rows.
     BitReversed {

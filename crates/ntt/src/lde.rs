@@ -77,7 +77,10 @@ pub(crate) fn fused(
         );
     }
     let (last_powers, other_powers) = powers.split_last().expect("at least two blocks");
-    let cosets = others.chunks_exact_mut(block_len).zip(other_powers).collect();
+    let cosets = others
+        .chunks_exact_mut(block_len)
+        .zip(other_powers)
+        .collect();
     schedule::fused_top_pass(
         coeffs,
         cosets,
@@ -256,7 +259,15 @@ mod tests {
     fn fused_lde_equals_the_plain_one() {
         let domain = Domain::PLONKY3;
         for backend in Backend::supported() {
-            for (log_n, width) in [(6, 4), (7, 8), (6, 9), (5, 64), (4, 256), (5, 300), (3, 520)] {
+            for (log_n, width) in [
+                (6, 4),
+                (7, 8),
+                (6, 9),
+                (5, 64),
+                (4, 256),
+                (5, 300),
+                (3, 520),
+            ] {
                 let inv = twiddles(domain.generator(), true, log_n);
                 let fwd = twiddles(domain.generator(), false, log_n);
                 let input = random(width << log_n, (log_n * 131 + width) as u64);

@@ -185,7 +185,9 @@ pub(crate) fn transform_with(
     debug_assert_eq!(values.len(), width << log_n);
     let plan = Plan::new(width, log_n, working_set);
     let passes = plan.in_flow_order(flow);
-    run_passes(values, &plan, &passes, twiddles, flow, scale, backend, source);
+    run_passes(
+        values, &plan, &passes, twiddles, flow, scale, backend, source,
+    );
 }
 
 /// Runs `passes` of `plan` in the given order; the first one executed applies `scale` and
@@ -425,7 +427,8 @@ pub(crate) fn load(values: &mut [Goldilocks], width: usize, source: Source<'_>, 
         type Output = ();
         #[inline(always)]
         fn run<P: aurum_goldilocks::PackedField>(self) {
-            self.source.load_rows::<P>(self.dst, self.width, self.row0, 0);
+            self.source
+                .load_rows::<P>(self.dst, self.width, self.row0, 0);
         }
     }
     let rows_per_chunk = (SCALE_CHUNK / width).max(1);

@@ -122,7 +122,10 @@ pub(crate) fn twiddles(generator: Goldilocks, inverse: bool, log_size: usize) ->
     let two_48 = Goldilocks::ONE.mul_2exp(48);
     let quarter_negated = levels.get(2).is_some_and(|quarter| {
         let root = quarter[1];
-        debug_assert!(root == two_48 || root == -two_48, "a 4th root of unity is ±2^48");
+        debug_assert!(
+            root == two_48 || root == -two_48,
+            "a 4th root of unity is ±2^48"
+        );
         root != two_48
     });
     Twiddles {

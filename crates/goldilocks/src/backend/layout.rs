@@ -170,6 +170,15 @@ pub(crate) fn zeroed_arrays<const N: usize>(len: usize) -> Vec<[Goldilocks; N]> 
     zeroed_vec(len)
 }
 
+/// `v.reserve_exact(additional)`, with the new, not yet touched part of the allocation advised
+/// onto transparent huge pages (see [`zeroed_vec`]): growing a large buffer then costs a few
+/// thousand times fewer page faults when it is written.
+pub(crate) fn reserve_exact_huge<T>(v: &mut Vec<T>, additional: usize) {
+    v.reserve_exact(additional);
+    let spare = v.spare_capacity_mut();
+    advise_huge_pages(spare.as_ptr().cast(), size_of_val(spare));
+}
+
 /// Asks Linux to back the whole 2 MiB pages of a large, not yet touched buffer with
 /// transparent huge pages, where the system leaves that to `madvise` (the default of many
 /// distributions): a 4 GiB tree then takes 2 thousand page faults instead of a million, which

@@ -36,8 +36,17 @@
 //! dispatch, so a build without `RUSTFLAGS` uses AVX-512/AVX2/NEON; lanes run across columns
 //! for matrices and along the column (with `interleave` for the small spans) for single
 //! columns. Narrow matrices are transposed to columns first. Layers are grouped into passes
-//! that fit in L2 (see `schedule`) and spread over rayon; twiddles are computed once per
-//! domain and span and cached.
+//! that fit in L2 (see `schedule`) and spread over rayon; very wide rows are cut into column
+//! ranges so that a pass still covers as many layers. Layers run two at a time as radix-4 steps
+//! whose fourth-root-of-unity twiddle, `±2^48`, is shifts: three general multiplications per
+//! four butterflies instead of four. Rows of one, two or four vectors get fixed-size kernels.
+//! Twiddles are computed once per domain and span and cached.
+//!
+//! A coset LDE interpolates once and runs one transform per coset of the input's domain, the
+//! coset scaling folded into each transform's first pass. In bit-reversed order (what Merkle
+//! commitments take) the inverse's last pass and the cosets' first passes are one pass over
+//! memory; in natural order the cosets are the column blocks of a single wider transform that
+//! needs no permutation at the end.
 
 mod bitrev;
 mod domain;

@@ -219,6 +219,28 @@ pub unsafe trait PackedField:
         self * Goldilocks::ONE.mul_2exp(exp)
     }
 
+    /// `x / 2^k` per lane, for any `k`.
+    ///
+    /// The default halves `k` times for `k ≤ 8`, uses `2^-32 ≡ 1 − 2^32` for `k = 32`, and
+    /// `2^-k ≡ 2^(192 − k)` otherwise; backends where a direct division by `2^k` is cheaper
+    /// than a few halvings override it (the Poseidon2 internal diagonals of widths 12 and 16
+    /// divide by `2^2 … 2^5` and `2^32`).
+    #[inline(always)]
+    fn div_2exp(self, k: u64) -> Self {
+        match k % 192 {
+            0 => self,
+            k @ 1..=8 => {
+                let mut x = self;
+                for _ in 0..k {
+                    x = x.halve();
+                }
+                x
+            }
+            32 => self - self.mul_2exp(32),
+            k => self.mul_2exp(192 - k),
+        }
+    }
+
     /// `x^7` per lane (the Poseidon/Poseidon2 S-box): 4 multiplications.
     #[inline(always)]
     fn exp7(self) -> Self {

@@ -105,6 +105,7 @@ impl Kernel for AllOps {
         record("halve", &|x, _| x.halve());
         record("mul_small", &|x, _| x.mul_small(small));
         record("mul_2exp", &|x, _| x.mul_2exp(exp));
+        record("div_2exp", &|x, _| x.div_2exp(exp));
         record("exp7", &|x, _| x.exp7());
         record("exp_u64", &|x, _| x.exp_u64(exp));
         record("add_scalar", &|x, y| x + y.as_slice()[0]);
@@ -170,6 +171,10 @@ fn scalar_expected(a: [Goldilocks; 8], b: [Goldilocks; 8], small: u32, exp: u64)
         (
             "mul_2exp",
             lanewise(&|x, _| x * Goldilocks::TWO.exp_u64(exp)),
+        ),
+        (
+            "div_2exp",
+            lanewise(&|x, _| x * Goldilocks::TWO.inverse().exp_u64(exp)),
         ),
         ("exp7", lanewise(&|x, _| x * x * x * x * x * x * x)),
         ("exp_u64", lanewise(&|x, _| x.exp_u64(exp))),
@@ -484,7 +489,7 @@ type BackendTest = (&'static str, fn(Backend));
 
 /// The generic suite, for one backend.
 fn backend_suite(backend: Backend) -> Vec<Trial> {
-    let tests: [BackendTest; 11] = [
+    let tests: [BackendTest; 12] = [
         ("every_op_matches_scalar", |backend| {
             check_property(
                 512,
@@ -544,6 +549,15 @@ fn backend_suite(backend: Backend) -> Vec<Trial> {
                         check_all_ops(backend, a, b, y as u32, exp);
                     }
                 }
+            }
+        }),
+        ("every_exponent_below_200_on_danger_values", |backend| {
+            // mul_2exp and div_2exp: every case of their exponent splits, on every danger value.
+            let a: [Goldilocks; 8] = core::array::from_fn(|i| Goldilocks::from_u64(DANGER[i]));
+            let b: [Goldilocks; 8] = core::array::from_fn(|i| Goldilocks::from_u64(DANGER[i + 8]));
+            for exp in 0..200 {
+                check_all_ops(backend, a, b, 3, exp);
+                check_all_ops(backend, b, a, 3, exp);
             }
         }),
         ("linear_combinations_of_extremes", |backend| {

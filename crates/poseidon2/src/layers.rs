@@ -107,12 +107,6 @@ fn quadruple<P: PackedField>(x: P) -> P {
     x.double().double()
 }
 
-/// `x / 2^32 = x − x·2^32`, because `2^-32 ≡ 1 − 2^32 (mod p)`.
-#[inline(always)]
-fn div_2_32<P: PackedField>(x: P) -> P {
-    x - x.mul_2exp(32)
-}
-
 /// A small diagonal entry, as Plonky3 specifies them (used for the field values; the packed
 /// code below spells each width out so that no entry is interpreted at run time).
 #[derive(Clone, Copy, Debug)]
@@ -220,9 +214,9 @@ fn plonky3_internal_12<P: PackedField>(s: &mut [P; 12], sum: P) {
         sum - s6.halve(),
         sum - triple(s7),
         sum - quadruple(s8),
-        s9.halve().halve().add_canonical(plus),
-        sum - s10.halve().halve(),
-        s11.halve().halve().halve().add_canonical(plus),
+        s9.div_2exp(2).add_canonical(plus),
+        sum - s10.div_2exp(2),
+        s11.div_2exp(3).add_canonical(plus),
     ];
 }
 
@@ -247,7 +241,7 @@ fn plonky3_internal_16<P: PackedField>(s: &mut [P; 16], sum: P) {
         s14,
         s15,
     ] = *s;
-    let div8 = |x: P| x.halve().halve().halve();
+    // Direct divisions by 2^k where a backend has them (`PackedField::div_2exp`).
     let plus = sum.canonicalize();
     *s = [
         sum - s0.double(),
@@ -259,13 +253,13 @@ fn plonky3_internal_16<P: PackedField>(s: &mut [P; 16], sum: P) {
         sum - s6.halve(),
         sum - triple(s7),
         sum - quadruple(s8),
-        div8(s9).add_canonical(plus),
-        div8(s10).halve().add_canonical(plus),
-        div8(s11).halve().halve().add_canonical(plus),
-        sum - div8(s12),
-        sum - div8(s13).halve(),
-        sum - div8(s14).halve().halve(),
-        div_2_32(s15).add_canonical(plus),
+        s9.div_2exp(3).add_canonical(plus),
+        s10.div_2exp(4).add_canonical(plus),
+        s11.div_2exp(5).add_canonical(plus),
+        sum - s12.div_2exp(3),
+        sum - s13.div_2exp(4),
+        sum - s14.div_2exp(5),
+        s15.div_2exp(32).add_canonical(plus),
     ];
 }
 

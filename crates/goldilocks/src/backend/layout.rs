@@ -102,7 +102,7 @@ pub(crate) fn words_mut(values: &mut [Goldilocks]) -> &mut [u64] {
 }
 
 /// Values made of whole `Goldilocks` words with no padding, for which the all-zero bit pattern
-/// is a valid value (zero): what [`zeroed_vec`] may allocate.
+/// is a valid value (zero): what [`crate::raw::zeroed_vec`] may allocate.
 ///
 /// Sealed: implemented for `Goldilocks`, `Goldilocks2` and arrays of `Goldilocks` only.
 ///

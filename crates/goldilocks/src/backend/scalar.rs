@@ -47,6 +47,24 @@ unsafe impl PackedField for Goldilocks {
     }
 
     #[inline(always)]
+    fn div_2exp(self, k: u64) -> Self {
+        match k % 192 {
+            // x = hi·2^k + lo and 2^-k ≡ 2^(32−k) − 2^(64−k): see the AVX2 backend.
+            k @ 2..=32 => {
+                let x = self.raw();
+                let lo = x & ((1 << k) - 1);
+                let a = (x >> k) + (lo << (32 - k));
+                let (diff, borrow) = a.overflowing_sub(lo << (64 - k));
+                // The wrapped difference is at least 2^32: taking EPSILON back cannot wrap.
+                Goldilocks::from_raw(diff - core::hint::select_unpredictable(borrow, EPSILON, 0))
+            }
+            1 => PackedField::halve(self),
+            0 => self,
+            k => Goldilocks::mul_2exp(self, 192 - k),
+        }
+    }
+
+    #[inline(always)]
     fn linear_combination_small<const N: usize>(xs: &[Self; N], cs: &SmallCoefficients<N>) -> Self {
         let mut acc = 0u128;
         for (x, &c) in xs.iter().zip(cs.get()) {

@@ -11,8 +11,8 @@
 #
 # Usage: scripts/test-aarch64.sh [extra cargo test args...]
 #   Without extra args every line of RUNS runs the unit and integration tests
-#   (--lib --bins --tests); the doctests run once, under the first; the examples are checked by
-#   clippy --all-targets, not built. With extra args each line runs `cargo test --workspace ARGS`.
+#   (--lib --bins --tests) of its SCOPE; the doctests run once, under the first full line; the
+#   examples are checked by clippy --all-targets, not built. With extra args each line runs `cargo test --workspace ARGS`.
 #   AURUM_QEMU_CPUS  space-separated qemu CPU models: run only the lines of RUNS below whose
 #                    model is listed (a model not in RUNS runs once, with no expectations)
 set -euo pipefail
@@ -26,18 +26,24 @@ cd "$(dirname "$0")/.."
 #   AURUM_EXPECT_BACKEND   the backend aurum_goldilocks::backend() must select in that run
 #   AURUM_EXPECT_SVE_BITS  the SVE vector length of the CPU as the backend must detect it,
 #                          in bits, or "none" (the CPU has no SVE)
-# The last two are exported to the tests (qemu passes the environment through); a test that
-# finds them unset checks the selection against what the CPU reports instead.
+#   SCOPE                  "full": the whole workspace; "kernels": the crates with
+#                          backend-dependent code paths (KERNEL_CRATES below). The peer
+#                          differential tests, FRI and the CLI call those kernels through the
+#                          same dispatch, so two full lines (one SVE, one NEON) cover them;
+#                          the other vector lengths run the kernels' own suites, which is where
+#                          a vector-length bug shows (and saves a third of CI's time).
+# The EXPECT columns are exported to the tests (qemu passes the environment through); a test
+# that finds them unset checks the selection against what the CPU reports instead.
 RUNS=(
-  # QEMU_CPU                           AURUM_BACKEND  EXPECT_BACKEND  EXPECT_SVE_BITS
+  # QEMU_CPU                           AURUM_BACKEND  EXPECT_BACKEND  EXPECT_SVE_BITS  SCOPE
   # SVE executes fewer instructions than NEON at every vector length (README, "SVE and
   # SVE2"), so it is selected wherever the CPU has it, 128 bits included.
-  "max,sve-default-vector-length=16    -              sve             128"
-  "max,sve-default-vector-length=32    -              sve             256"
-  "max,sve-default-vector-length=64    -              sve             512"
-  "max,sve-default-vector-length=256   -              sve             2048"
-  "a64fx                               -              sve             512"  # SVE without SVE2
-  "cortex-a72                          -              neon            none" # no SVE at all
+  "max,sve-default-vector-length=32    -              sve             256   full"
+  "cortex-a72                          -              neon            none  full" # no SVE
+  "max,sve-default-vector-length=16    -              sve             128   kernels"
+  "max,sve-default-vector-length=64    -              sve             512   kernels"
+  "max,sve-default-vector-length=256   -              sve             2048  kernels"
+  "a64fx                               -              sve             512   kernels" # no SVE2
 )
 
 log() { echo "test-aarch64: $*"; }
@@ -58,6 +64,9 @@ log "using $($RUSTC -V)"
 log "clippy for aarch64 (NEON code)"
 /usr/bin/cargo-clippy clippy --workspace --all-targets --target aarch64-unknown-linux-gnu -- -D warnings
 
+# The crates whose code paths depend on the backend (the "kernels" scope of RUNS).
+KERNEL_CRATES=(aurum-goldilocks aurum-sve aurum-poseidon aurum-poseidon2 aurum-merkle aurum-ntt)
+
 # The selected lines of RUNS (all, or those whose model is in AURUM_QEMU_CPUS).
 selected=()
 if [ -n "${AURUM_QEMU_CPUS:-}" ]; then
@@ -67,7 +76,7 @@ if [ -n "${AURUM_QEMU_CPUS:-}" ]; then
       read -r c _ <<<"$run"
       if [ "$c" = "$cpu" ]; then selected+=("$run"); found=1; fi
     done
-    [ "$found" = 1 ] || selected+=("$cpu - - -")
+    [ "$found" = 1 ] || selected+=("$cpu - - - full")
   done
 else
   selected=("${RUNS[@]}")
@@ -76,7 +85,7 @@ fi
 started=$SECONDS
 doc_done=0
 for run in "${selected[@]}"; do
-  read -r cpu force expect bits <<<"$run"
+  read -r cpu force expect bits scope <<<"$run"
   envs=()
   unset_backend=(-u AURUM_BACKEND) # runtime selection, whatever the caller's shell has set
   [ "$force" = - ] || { envs+=("AURUM_BACKEND=$force"); unset_backend=(); }
@@ -84,11 +93,16 @@ for run in "${selected[@]}"; do
   [ "$bits" = - ] || envs+=("AURUM_EXPECT_SVE_BITS=$bits")
   selection=("$@")
   [ $# -gt 0 ] || selection=(--lib --bins --tests)
-  log "cargo test --workspace ${selection[*]} --target aarch64-unknown-linux-gnu under qemu -cpu $cpu ${envs[*]}"
+  packages=(--workspace)
+  if [ "$scope" = kernels ]; then
+    packages=()
+    for crate in "${KERNEL_CRATES[@]}"; do packages+=(-p "$crate"); done
+  fi
+  log "cargo test ${packages[*]} ${selection[*]} --target aarch64-unknown-linux-gnu under qemu -cpu $cpu ${envs[*]}"
   t=$SECONDS
   env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
-    cargo test --workspace --target aarch64-unknown-linux-gnu "${selection[@]}"
-  if [ $# -eq 0 ] && [ "$doc_done" = 0 ]; then
+    cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu "${selection[@]}"
+  if [ $# -eq 0 ] && [ "$doc_done" = 0 ] && [ "$scope" = full ]; then
     log "cargo test --workspace --doc (once) under qemu -cpu $cpu ${envs[*]}"
     env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
       cargo test --workspace --target aarch64-unknown-linux-gnu --doc

@@ -603,7 +603,7 @@ fn layers<Q: PackedField>(
                 lo - 1
             }
         };
-        layer::<Q>(block, width, first, twiddles, flow, scale);
+        layer_in_own_frame::<Q>(block, width, first, twiddles, flow, scale);
     }
     while hi - lo >= 2 {
         let inner = match flow {
@@ -616,10 +616,88 @@ fn layers<Q: PackedField>(
                 lo - 2
             }
         };
-        radix4_layer::<Q>(block, width, inner, twiddles, flow);
+        crate::schedule::run(
+            Q::BACKEND,
+            Radix4Layer {
+                block: &mut *block,
+                width,
+                log_h: inner,
+                twiddles,
+                flow,
+            },
+        );
     }
     if hi > lo {
-        layer::<Q>(block, width, lo, twiddles, flow, None);
+        layer_in_own_frame::<Q>(block, width, lo, twiddles, flow, None);
+    }
+}
+
+/// [`layer`] in a stack frame of its own (see [`layers_in_own_frame`]): unoptimised, the
+/// radix-2 and radix-4 layers with their row-width variants would otherwise all share the
+/// frame of [`layers`].
+#[inline(always)]
+fn layer_in_own_frame<Q: PackedField>(
+    block: &mut [Goldilocks],
+    width: usize,
+    log_span: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+) {
+    crate::schedule::run(
+        Q::BACKEND,
+        Radix2Layer {
+            block,
+            width,
+            log_span,
+            twiddles,
+            flow,
+            scale,
+        },
+    );
+}
+
+/// The arguments of [`layer`], as a kernel.
+struct Radix2Layer<'a> {
+    block: &'a mut [Goldilocks],
+    width: usize,
+    log_span: usize,
+    twiddles: &'a Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+}
+
+impl Kernel for Radix2Layer<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        layer::<P>(
+            self.block,
+            self.width,
+            self.log_span,
+            self.twiddles,
+            self.flow,
+            self.scale,
+        );
+    }
+}
+
+/// The arguments of [`radix4_layer`], as a kernel (a frame of its own, as [`Radix2Layer`]).
+struct Radix4Layer<'a> {
+    block: &'a mut [Goldilocks],
+    width: usize,
+    log_h: usize,
+    twiddles: &'a Twiddles,
+    flow: Flow,
+}
+
+impl Kernel for Radix4Layer<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        radix4_layer::<P>(self.block, self.width, self.log_h, self.twiddles, self.flow);
     }
 }
 
@@ -997,7 +1075,7 @@ impl StripeLayers<'_> {
                     lo - 1
                 }
             };
-            self.radix2::<P>(stripes, first, scale);
+            self.radix2_in_own_frame::<P>(stripes, first, scale);
         }
         while hi - lo >= 2 {
             let inner = match self.flow {
@@ -1010,11 +1088,41 @@ impl StripeLayers<'_> {
                     lo - 2
                 }
             };
-            self.radix4::<P>(stripes, inner);
+            crate::schedule::run(
+                P::BACKEND,
+                StripeRadix4 {
+                    layers: self,
+                    stripes: &mut *stripes,
+                    log_d: inner,
+                },
+            );
         }
         if hi > lo {
-            self.radix2::<P>(stripes, lo, None);
+            self.radix2_in_own_frame::<P>(stripes, lo, None);
         }
+    }
+
+    /// [`Self::radix2`] in a stack frame of its own. Unoptimised (a dependent's `dev` build),
+    /// the stripe layers of both flows with their row-width variants, inlined into one
+    /// pass (twice in a fused LDE's [`FusedTopPass`]), needed more than a rayon thread's
+    /// 2 MiB of stack; each layer (pair) in its own frame keeps one copy on the stack at a time,
+    /// for one call per layer and task when optimised.
+    #[inline(always)]
+    fn radix2_in_own_frame<P: PackedField>(
+        &self,
+        stripes: &mut [&mut [Goldilocks]],
+        log_d: usize,
+        scale: Option<Goldilocks>,
+    ) {
+        crate::schedule::run(
+            P::BACKEND,
+            StripeRadix2 {
+                layers: self,
+                stripes,
+                log_d,
+                scale,
+            },
+        );
     }
 
     /// The layer pairing stripes `2^log_d` apart (span `2^log_d · unit` rows).
@@ -1065,6 +1173,40 @@ impl StripeLayers<'_> {
                 radix4_row_runs::<P>(self.flow, x, width, tw, negated, ta);
             }
         }
+    }
+}
+
+/// [`StripeLayers::radix2`] as a kernel (a frame of its own).
+struct StripeRadix2<'a, 'b, 'c> {
+    layers: &'a StripeLayers<'b>,
+    stripes: &'a mut [&'c mut [Goldilocks]],
+    log_d: usize,
+    scale: Option<Goldilocks>,
+}
+
+impl Kernel for StripeRadix2<'_, '_, '_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        self.layers
+            .radix2::<P>(self.stripes, self.log_d, self.scale);
+    }
+}
+
+/// [`StripeLayers::radix4`] as a kernel (a frame of its own).
+struct StripeRadix4<'a, 'b, 'c> {
+    layers: &'a StripeLayers<'b>,
+    stripes: &'a mut [&'c mut [Goldilocks]],
+    log_d: usize,
+}
+
+impl Kernel for StripeRadix4<'_, '_, '_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        self.layers.radix4::<P>(self.stripes, self.log_d);
     }
 }
 

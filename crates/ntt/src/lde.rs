@@ -195,19 +195,8 @@ fn natural_with(
 mod tests {
     use super::*;
     use crate::Domain;
+    use crate::schedule::tests::random;
     use crate::twiddles::twiddles;
-
-    fn random(len: usize, seed: u64) -> Vec<Goldilocks> {
-        let mut x = seed | 1;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                Goldilocks::from_u64(x)
-            })
-            .collect()
-    }
 
     /// The LDE computed one step at a time on the scalar backend, every transform a single
     /// block: gather, inverse DIT, then each block's DIF from its scaled copy.

@@ -496,12 +496,13 @@ pub(crate) fn scale_rows(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::kernels::Rows;
     use crate::twiddles::twiddles;
 
-    fn random(len: usize, seed: u64) -> Vec<Goldilocks> {
+    /// Pseudo-random field elements (xorshift), shared by the crate's unit tests.
+    pub(crate) fn random(len: usize, seed: u64) -> Vec<Goldilocks> {
         let mut x = seed | 1;
         (0..len)
             .map(|_| {

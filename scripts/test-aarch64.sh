@@ -32,18 +32,23 @@ cd "$(dirname "$0")/.."
 #                          same dispatch, so two full lines (one SVE, one NEON) cover them;
 #                          the other vector lengths run the kernels' own suites, which is where
 #                          a vector-length bug shows (and saves a third of CI's time).
+#   HEAVY                  "run" or "skip" the heavy tests of scripts/heavy-tests.sh (Merkle
+#                          trees over many shapes against naive references, many-chunk
+#                          streams: backend-independent logic over the same kernels, 8 of the
+#                          9 minutes of a kernels line). One line runs them under emulation,
+#                          `cargo test --workspace` runs them natively.
 # The EXPECT columns are exported to the tests (qemu passes the environment through); a test
 # that finds them unset checks the selection against what the CPU reports instead.
 RUNS=(
-  # QEMU_CPU                           AURUM_BACKEND  EXPECT_BACKEND  EXPECT_SVE_BITS  SCOPE
+  # QEMU_CPU                           AURUM_BACKEND  EXPECT_BACKEND  EXPECT_SVE_BITS  SCOPE    HEAVY
   # SVE executes fewer instructions than NEON at every vector length (README, "SVE and
   # SVE2"), so it is selected wherever the CPU has it, 128 bits included.
-  "max,sve-default-vector-length=32    -              sve             256   full"
-  "cortex-a72                          -              neon            none  full" # no SVE
-  "max,sve-default-vector-length=16    -              sve             128   kernels"
-  "max,sve-default-vector-length=64    -              sve             512   kernels"
-  "max,sve-default-vector-length=256   -              sve             2048  kernels"
-  "a64fx                               -              sve             512   kernels" # no SVE2
+  "max,sve-default-vector-length=32    -              sve             256   full     run"
+  "cortex-a72                          -              neon            none  full     skip" # no SVE
+  "max,sve-default-vector-length=16    -              sve             128   kernels  skip"
+  "max,sve-default-vector-length=64    -              sve             512   kernels  skip"
+  "max,sve-default-vector-length=256   -              sve             2048  kernels  skip"
+  "a64fx                               -              sve             512   kernels  skip" # no SVE2
 )
 
 log() { echo "test-aarch64: $*"; }
@@ -65,6 +70,9 @@ log "clippy for aarch64 (NEON code)"
 /usr/bin/cargo-clippy clippy --workspace --all-targets --target aarch64-unknown-linux-gnu -- -D warnings
 
 # The crates whose code paths depend on the backend (the "kernels" scope of RUNS).
+# shellcheck source=scripts/heavy-tests.sh
+source scripts/heavy-tests.sh
+
 KERNEL_CRATES=(aurum-goldilocks aurum-sve aurum-poseidon aurum-poseidon2 aurum-merkle aurum-ntt)
 
 # The selected lines of RUNS (all, or those whose model is in AURUM_QEMU_CPUS).
@@ -76,7 +84,7 @@ if [ -n "${AURUM_QEMU_CPUS:-}" ]; then
       read -r c _ <<<"$run"
       if [ "$c" = "$cpu" ]; then selected+=("$run"); found=1; fi
     done
-    [ "$found" = 1 ] || selected+=("$cpu - - - full")
+    [ "$found" = 1 ] || selected+=("$cpu - - - full run")
   done
 else
   selected=("${RUNS[@]}")
@@ -85,20 +93,23 @@ fi
 started=$SECONDS
 doc_done=0
 for run in "${selected[@]}"; do
-  read -r cpu force expect bits scope <<<"$run"
+  read -r cpu force expect bits scope heavy <<<"$run"
   envs=()
   unset_backend=(-u AURUM_BACKEND) # runtime selection, whatever the caller's shell has set
   [ "$force" = - ] || { envs+=("AURUM_BACKEND=$force"); unset_backend=(); }
   [ "$expect" = - ] || envs+=("AURUM_EXPECT_BACKEND=$expect")
   [ "$bits" = - ] || envs+=("AURUM_EXPECT_SVE_BITS=$bits")
   selection=("$@")
-  [ $# -gt 0 ] || selection=(--lib --bins --tests)
+  if [ $# -eq 0 ]; then
+    selection=(--lib --bins --tests)
+    [ "$heavy" = run ] || selection+=(-- "${HEAVY_SKIP_ARGS[@]}")
+  fi
   packages=(--workspace)
   if [ "$scope" = kernels ]; then
     packages=()
     for crate in "${KERNEL_CRATES[@]}"; do packages+=(-p "$crate"); done
   fi
-  log "cargo test ${packages[*]} ${selection[*]} --target aarch64-unknown-linux-gnu under qemu -cpu $cpu ${envs[*]}"
+  log "cargo test ${packages[*]} --target aarch64-unknown-linux-gnu ${selection[*]} under qemu -cpu $cpu ${envs[*]}"
   t=$SECONDS
   env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
     cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu "${selection[@]}"

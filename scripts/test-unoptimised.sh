@@ -25,31 +25,13 @@ aurum="${CARGO_TARGET_DIR:-target}/unoptimised/aurum"
 log() { echo "test-unoptimised: $*"; }
 
 log "cargo test (opt-level 0): aurum-poseidon aurum-poseidon2 aurum-merkle aurum-cli"
-# Skipped here, run by the optimised `cargo test --workspace`: tests whose opt-level-0 time
-# goes to reference computations or to repeating a kernel over many shapes, not to a code path
-# the tests kept here (and the CLI runs below) do not already run on test and rayon threads.
-# At opt-level 0 they took over half an hour of CI's time (tests/merkle.rs 464 s, tests/stored.rs
-# more than 20 minutes, on this 2-core machine):
-#   streaming_over_many_chunks          3.5 chunks of 2^20 elements, five times (4.6 M perms)
-#   tree_matches_definition_and_openings_verify, plonky2_and_polygon_trees_match_definition
-#                                       40 random shapes each against a naive reference tree
-#   overlapped_pushes_equal_in_memory   3·2^14 rows × 64 columns in five piece sizes
-#   random_shapes_store_and_open_like_the_in_memory_tree, stored_trees_equal_the_in_memory_tree
-#                                       24 shapes / every preset stored, reopened and opened
-#   a_large_tree_file_over_many_chunks, a_sink_receives_exactly_the_in_memory_layers
-#                                       2^16 × 16 and 2.5·2^14 × 64 rows through the stored-tree
-#                                       writer (its small-file tests below run the same code)
-# Kept: streaming vs in-memory (proptest), tampering, overlapped errors, split parts, damaged
-# and foreign tree files, openings from stored trees, and every Poseidon / Poseidon2 / CLI test.
-skips=(streaming_over_many_chunks tree_matches_definition_and_openings_verify
-  plonky2_and_polygon_trees_match_definition overlapped_pushes_equal_in_memory
-  random_shapes_store_and_open_like_the_in_memory_tree
-  stored_trees_equal_the_in_memory_tree_for_every_preset a_large_tree_file_over_many_chunks
-  a_sink_receives_exactly_the_in_memory_layers)
-skip_args=()
-for test in "${skips[@]}"; do skip_args+=(--skip "$test"); done
+# The heavy tests (scripts/heavy-tests.sh) are skipped here: their opt-level-0 time goes to
+# reference computations, not to a code path the tests kept here (and the CLI runs below) do
+# not already run on test and rayon threads.
+# shellcheck source=scripts/heavy-tests.sh
+source scripts/heavy-tests.sh
 cargo test "${profile[@]}" -p aurum-poseidon -p aurum-poseidon2 -p aurum-merkle -p aurum-cli "$@" \
-  -- "${skip_args[@]}"
+  -- "${HEAVY_SKIP_ARGS[@]}"
 
 cargo build -q "${profile[@]}" -p aurum-cli
 backends=$("$aurum" info | sed -n 's/^supported here: //p' | tr -d ,)

@@ -1,0 +1,32 @@
+# Sourced by scripts/test-unoptimised.sh and scripts/test-aarch64.sh: the tests whose time goes
+# to reference computations or to repeating the same kernels over many shapes, not to a code
+# path of their own. `cargo test --workspace` (the README's test command, optimised, native)
+# runs all of them, and so does the first aarch64 line; the opt-level-0 step and the other
+# emulated CPUs skip them (each costs a minute or more there: at opt-level 0 tests/merkle.rs
+# took 464 s and tests/stored.rs over 20 minutes, under qemu with SVE2-512 tests/merkle.rs,
+# split.rs and stored.rs took 110, 133 and 241 s, against 30 s for everything else in the
+# kernel crates).
+#   streaming_over_many_chunks          3.5 chunks of 2^20 elements, five times (4.6 M perms)
+#   tree_matches_definition_and_openings_verify, plonky2_and_polygon_trees_match_definition
+#                                       40 random shapes each against a naive reference tree
+#   overlapped_pushes_equal_in_memory   3·2^14 rows × 64 columns in five piece sizes
+#   wide_rows_fill_whole_chunks_inside_parts
+#                                       wide rows split into parts at every chunk boundary
+#   random_shapes_store_and_open_like_the_in_memory_tree, stored_trees_equal_the_in_memory_tree
+#                                       24 shapes / every preset stored, reopened and opened
+#   a_large_tree_file_over_many_chunks, a_sink_receives_exactly_the_in_memory_layers
+#                                       2^16 × 16 and 2.5·2^14 × 64 rows through the stored-tree
+#                                       writer (its small-file tests run the same code)
+# Kept everywhere: streaming vs in-memory (proptest), tampering, overlapped errors, split parts
+# and plans, damaged and foreign tree files, openings from stored trees, every permutation, NTT,
+# field and CLI test.
+HEAVY_TESTS=(streaming_over_many_chunks tree_matches_definition_and_openings_verify
+  plonky2_and_polygon_trees_match_definition overlapped_pushes_equal_in_memory
+  wide_rows_fill_whole_chunks_inside_parts
+  random_shapes_store_and_open_like_the_in_memory_tree
+  stored_trees_equal_the_in_memory_tree_for_every_preset a_large_tree_file_over_many_chunks
+  a_sink_receives_exactly_the_in_memory_layers)
+# libtest arguments that skip them (--skip matches substrings; every name above is unique).
+HEAVY_SKIP_ARGS=()
+for heavy_test in "${HEAVY_TESTS[@]}"; do HEAVY_SKIP_ARGS+=(--skip "$heavy_test"); done
+unset heavy_test

@@ -1,8 +1,8 @@
 # Sourced by scripts/test-unoptimised.sh and scripts/test-aarch64.sh: the tests whose time goes
 # to reference computations or to repeating the same kernels over many shapes, not to a code
 # path of their own. `cargo test --workspace` (the README's test command, optimised, native)
-# runs all of them, and so does the first aarch64 line; the opt-level-0 step and the other
-# emulated CPUs skip them (each costs a minute or more there: at opt-level 0 tests/merkle.rs
+# runs all of them; the opt-level-0 step and the aarch64 runs under qemu skip them (each costs
+# a minute or more there: at opt-level 0 tests/merkle.rs
 # took 464 s and tests/stored.rs over 20 minutes, under qemu with SVE2-512 tests/merkle.rs,
 # split.rs and stored.rs took 110, 133 and 241 s, against 30 s for everything else in the
 # kernel crates).

@@ -11,45 +11,54 @@
 #
 # Usage: scripts/test-aarch64.sh [extra cargo test args...]
 #   Without extra args every line of RUNS runs the unit and integration tests
-#   (--lib --bins --tests) of its SCOPE; the doctests run once, under the first full line; the
-#   examples are checked by clippy --all-targets, not built. With extra args each line runs `cargo test --workspace ARGS`.
+#   (--lib --bins --tests) of the crates in CRATES below, minus the heavy tests of
+#   scripts/heavy-tests.sh; the doctests run once, under the first line. With extra args each
+#   line runs `cargo test -p CRATES... ARGS`.
 #   AURUM_QEMU_CPUS  space-separated qemu CPU models: run only the lines of RUNS below whose
 #                    model is listed (a model not in RUNS runs once, with no expectations)
+#
+# What runs here and why (CI has 90 minutes, and this step was most of them):
+# - CRATES is every crate of ours: the kernels (field, SVE, permutations, Merkle, NTT), FRI and
+#   the CLI, on every line, so all lines share one build. Not here: the peer-oracle crates
+#   (aurum-p3, the `tests` crate with the Plonky3 differential tests, aurum-benches) and the
+#   instruction-count workload. They compare Aurum with Plonky3 through the same dispatch,
+#   and the kernels' own suites here check every backend against scalar, which the oracle
+#   tests match natively; building Plonky3 for aarch64 took a third of this step.
+# - The heavy tests (Merkle trees over many shapes against naive references, many-chunk
+#   streams; scripts/heavy-tests.sh) are backend-independent logic over the same kernels;
+#   under SVE emulation they took 8 of the 9 minutes of the kernel crates' tests. The README's
+#   `cargo test --workspace` runs them natively.
+# - clippy for aarch64 lints the same crates, where all the aarch64-only code is (the x86
+#   clippy of CI's first step lints every crate and target).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
 # ---- What runtime backend selection must pick on each emulated CPU ------------------------
-# One `cargo test --workspace` under qemu per line, in this order. Columns:
+# One `cargo test` under qemu per line, in this order. Columns:
 #   QEMU_CPU               qemu's -cpu (sve-default-vector-length is in BYTES: 16 = 128 bits)
 #   AURUM_BACKEND          forced backend for the run, or "-" (unset: runtime selection)
 #   AURUM_EXPECT_BACKEND   the backend aurum_goldilocks::backend() must select in that run
 #   AURUM_EXPECT_SVE_BITS  the SVE vector length of the CPU as the backend must detect it,
 #                          in bits, or "none" (the CPU has no SVE)
-#   SCOPE                  "full": the whole workspace; "kernels": the crates with
-#                          backend-dependent code paths (KERNEL_CRATES below). The peer
-#                          differential tests, FRI and the CLI call those kernels through the
-#                          same dispatch, so two full lines (one SVE, one NEON) cover them;
-#                          the other vector lengths run the kernels' own suites, which is where
-#                          a vector-length bug shows (and saves a third of CI's time).
-#   HEAVY                  "run" or "skip" the heavy tests of scripts/heavy-tests.sh (Merkle
-#                          trees over many shapes against naive references, many-chunk
-#                          streams: backend-independent logic over the same kernels, 8 of the
-#                          9 minutes of a kernels line). One line runs them under emulation,
-#                          `cargo test --workspace` runs them natively.
 # The EXPECT columns are exported to the tests (qemu passes the environment through); a test
 # that finds them unset checks the selection against what the CPU reports instead.
+# Vector lengths: SVE2 at 128, 256 and 2048 bits (the smallest, a common one, the largest)
+# and SVE without SVE2 at 512 (A64FX); NEON without SVE (Cortex-A72).
 RUNS=(
-  # QEMU_CPU                           AURUM_BACKEND  EXPECT_BACKEND  EXPECT_SVE_BITS  SCOPE    HEAVY
+  # QEMU_CPU                           AURUM_BACKEND  EXPECT_BACKEND  EXPECT_SVE_BITS
   # SVE executes fewer instructions than NEON at every vector length (README, "SVE and
   # SVE2"), so it is selected wherever the CPU has it, 128 bits included.
-  "max,sve-default-vector-length=32    -              sve             256   full     run"
-  "cortex-a72                          -              neon            none  full     skip" # no SVE
-  "max,sve-default-vector-length=16    -              sve             128   kernels  skip"
-  "max,sve-default-vector-length=64    -              sve             512   kernels  skip"
-  "max,sve-default-vector-length=256   -              sve             2048  kernels  skip"
-  "a64fx                               -              sve             512   kernels  skip" # no SVE2
+  "max,sve-default-vector-length=32    -              sve             256"
+  "cortex-a72                          -              neon            none" # no SVE
+  "max,sve-default-vector-length=16    -              sve             128"
+  "max,sve-default-vector-length=256   -              sve             2048"
+  "a64fx                               -              sve             512" # no SVE2
 )
+
+# Every crate of ours (see above); one build serves every line.
+CRATES=(aurum-goldilocks aurum-sve aurum-symmetric aurum-poseidon aurum-poseidon2 aurum-merkle
+  aurum-ntt aurum-fri aurum-cli)
 
 log() { echo "test-aarch64: $*"; }
 die() { echo "test-aarch64: ERROR: $*" >&2; exit 1; }
@@ -66,14 +75,13 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/aarch64-cross"
 export CARGO_PROFILE_TEST_DEBUG=line-tables-only
 log "using $($RUSTC -V)"
 
-log "clippy for aarch64 (NEON code)"
-/usr/bin/cargo-clippy clippy --workspace --all-targets --target aarch64-unknown-linux-gnu -- -D warnings
-
-# The crates whose code paths depend on the backend (the "kernels" scope of RUNS).
 # shellcheck source=scripts/heavy-tests.sh
 source scripts/heavy-tests.sh
+packages=()
+for crate in "${CRATES[@]}"; do packages+=(-p "$crate"); done
 
-KERNEL_CRATES=(aurum-goldilocks aurum-sve aurum-poseidon aurum-poseidon2 aurum-merkle aurum-ntt)
+log "clippy for aarch64 (NEON and SVE code): ${CRATES[*]}"
+/usr/bin/cargo-clippy clippy "${packages[@]}" --all-targets --target aarch64-unknown-linux-gnu -- -D warnings
 
 # The selected lines of RUNS (all, or those whose model is in AURUM_QEMU_CPUS).
 selected=()
@@ -84,7 +92,7 @@ if [ -n "${AURUM_QEMU_CPUS:-}" ]; then
       read -r c _ <<<"$run"
       if [ "$c" = "$cpu" ]; then selected+=("$run"); found=1; fi
     done
-    [ "$found" = 1 ] || selected+=("$cpu - - - full run")
+    [ "$found" = 1 ] || selected+=("$cpu - - -")
   done
 else
   selected=("${RUNS[@]}")
@@ -93,7 +101,7 @@ fi
 started=$SECONDS
 doc_done=0
 for run in "${selected[@]}"; do
-  read -r cpu force expect bits scope heavy <<<"$run"
+  read -r cpu force expect bits <<<"$run"
   envs=()
   unset_backend=(-u AURUM_BACKEND) # runtime selection, whatever the caller's shell has set
   [ "$force" = - ] || { envs+=("AURUM_BACKEND=$force"); unset_backend=(); }
@@ -102,21 +110,16 @@ for run in "${selected[@]}"; do
   selection=("$@")
   if [ $# -eq 0 ]; then
     selection=(--lib --bins --tests)
-    [ "$heavy" = run ] || selection+=(-- "${HEAVY_SKIP_ARGS[@]}")
-  fi
-  packages=(--workspace)
-  if [ "$scope" = kernels ]; then
-    packages=()
-    for crate in "${KERNEL_CRATES[@]}"; do packages+=(-p "$crate"); done
+    selection+=(-- "${HEAVY_SKIP_ARGS[@]}")
   fi
   log "cargo test ${packages[*]} --target aarch64-unknown-linux-gnu ${selection[*]} under qemu -cpu $cpu ${envs[*]}"
   t=$SECONDS
   env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
     cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu "${selection[@]}"
-  if [ $# -eq 0 ] && [ "$doc_done" = 0 ] && [ "$scope" = full ]; then
-    log "cargo test --workspace --doc (once) under qemu -cpu $cpu ${envs[*]}"
+  if [ $# -eq 0 ] && [ "$doc_done" = 0 ]; then
+    log "cargo test ${packages[*]} --doc (once) under qemu -cpu $cpu ${envs[*]}"
     env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
-      cargo test --workspace --target aarch64-unknown-linux-gnu --doc
+      cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu --doc
     doc_done=1
   fi
   log "-cpu $cpu ${envs[*]}: passed in $((SECONDS - t)) s"

@@ -1,11 +1,10 @@
 # Sourced by scripts/test-unoptimised.sh and scripts/test-aarch64.sh: the tests whose time goes
 # to reference computations or to repeating the same kernels over many shapes, not to a code
 # path of their own. `cargo test --workspace` (the README's test command, optimised, native)
-# runs all of them; the opt-level-0 step and the aarch64 runs under qemu skip them (each costs
-# a minute or more there: at opt-level 0 tests/merkle.rs
-# took 464 s and tests/stored.rs over 20 minutes, under qemu with SVE2-512 tests/merkle.rs,
-# split.rs and stored.rs took 110, 133 and 241 s, against 30 s for everything else in the
-# kernel crates).
+# runs all of them; the opt-level-0 step and the aarch64 runs under qemu skip them. Each costs
+# a minute or more there: at opt-level 0 tests/merkle.rs took 464 s and tests/stored.rs over
+# 20 minutes; under qemu with SVE2-512, tests/merkle.rs, split.rs and stored.rs took 110, 133
+# and 241 s, against 30 s for everything else in the kernel crates.
 #   streaming_over_many_chunks          3.5 chunks of 2^20 elements, five times (4.6 M perms)
 #   tree_matches_definition_and_openings_verify, plonky2_and_polygon_trees_match_definition
 #                                       40 random shapes each against a naive reference tree

@@ -108,10 +108,7 @@ for run in "${selected[@]}"; do
   [ "$expect" = - ] || envs+=("AURUM_EXPECT_BACKEND=$expect")
   [ "$bits" = - ] || envs+=("AURUM_EXPECT_SVE_BITS=$bits")
   selection=("$@")
-  if [ $# -eq 0 ]; then
-    selection=(--lib --bins --tests)
-    selection+=(-- "${HEAVY_SKIP_ARGS[@]}")
-  fi
+  [ $# -gt 0 ] || selection=(--lib --bins --tests -- "${HEAVY_SKIP_ARGS[@]}")
   log "cargo test ${packages[*]} --target aarch64-unknown-linux-gnu ${selection[*]} under qemu -cpu $cpu ${envs[*]}"
   t=$SECONDS
   env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \

@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (libFuzzer via cargo-fuzz, AddressSanitizer) of every Aurum parser
-# and verifier that reads untrusted data: the targets in fuzz/fuzz_targets/.
+# and verifier that reads untrusted data: the harnesses in fuzz/fuzz_targets/, each one line
+# around its body in fuzz/targets/src/ (the aurum-fuzz-targets crate).
+#
+# CI does not run this: `cargo test --workspace` replays every seed (and whatever a campaign
+# left in fuzz/corpus/) through the same bodies on stable (fuzz/targets/tests/replay.rs), and
+# .ci/run checks that the harnesses compile. Commit a crash's input to fuzz/seeds/<target>/
+# once it is fixed, and it is replayed from then on.
 #
 # Needs a nightly toolchain (cargo-fuzz builds with -Zsanitizer); installs cargo-fuzz with
 # `cargo install` when it is missing. Seeds are committed in fuzz/seeds/<target>; what a run

@@ -1,51 +1,7 @@
-//! `aurum_merkle::verify` with arbitrary dimensions, index, commitment and opening, for every
-//! preset: a typed error or `Ok`, never a panic, a hang or a huge allocation.
+//! libFuzzer harness of fuzz/targets/src/merkle_verify.rs, which says what it checks.
 
 #![no_main]
 
-use arbitrary::Arbitrary;
-use aurum_goldilocks::Goldilocks;
-use aurum_merkle::{Commitment, Dimensions, Opening, config, verify};
-use libfuzzer_sys::fuzz_target;
+use aurum_fuzz_targets::merkle_verify::{Input, run};
 
-#[derive(Arbitrary, Debug)]
-struct Input {
-    preset: u8,
-    dims: Vec<(usize, usize)>,
-    index: usize,
-    cap: Vec<[u64; 4]>,
-    rows: Vec<Vec<u64>>,
-    siblings: Vec<[u64; 4]>,
-}
-
-fn digest(words: &[u64; 4]) -> [Goldilocks; 4] {
-    words.map(Goldilocks::from_u64)
-}
-
-fuzz_target!(|input: Input| {
-    let dims: Vec<Dimensions> = input
-        .dims
-        .iter()
-        .take(16)
-        .map(|&(width, height)| Dimensions { width, height })
-        .collect();
-    let commitment = Commitment {
-        cap: input.cap.iter().map(digest).collect(),
-    };
-    let opening = Opening {
-        rows: input
-            .rows
-            .iter()
-            .map(|r| r.iter().copied().map(Goldilocks::from_u64).collect())
-            .collect(),
-        siblings: input.siblings.iter().map(digest).collect(),
-    };
-    let index = input.index;
-    let _ = match input.preset % 5 {
-        0 => verify(&config::poseidon2_w8(), &commitment, &dims, index, &opening),
-        1 => verify(&config::poseidon2_w12(), &commitment, &dims, index, &opening),
-        2 => verify(&config::poseidon2_w16(), &commitment, &dims, index, &opening),
-        3 => verify(&config::plonky2(), &commitment, &dims, index, &opening),
-        _ => verify(&config::polygon(), &commitment, &dims, index, &opening),
-    };
-});
+libfuzzer_sys::fuzz_target!(|input: Input| run(input));

@@ -1,13 +1,4 @@
-//! The `aurum` command-line tool as a library: its arguments, its commands, and — public so
-//! that tests and fuzz targets drive them directly — the readers of everything a user hands
-//! it: matrix files ([`input`]), commitment files ([`statement`]) and proof files
-//! ([`proof`]).
-//!
-//! The verifier's rule, which the `verify` command is the worked example of: what is being
-//! proven (the preset, the matrices' dimensions, the cap height, the committed root or cap,
-//! and the leaf asked about) comes from the verifier's side — a [`statement::Statement`] —
-//! and everything a proof file claims about it is compared with that statement and rejected
-//! when it differs. Only the opened rows and the sibling path are taken from the proof.
+#![doc = include_str!("../README.md")]
 
 use std::process::ExitCode;
 

@@ -182,9 +182,10 @@ impl Backend {
 
 /// Whether runtime selection prefers SVE over NEON on this CPU.
 ///
-/// Decided by executed-instruction counts under qemu (`scripts/arm-instructions.sh`, table in
-/// the README): SVE2 executes fewer instructions per permutation than NEON at every vector
-/// length, 128 bits included, and so does SVE without SVE2.
+/// Decided by executed-instruction counts under qemu (`scripts/arm-instructions.sh`; the
+/// figures are in the `aurum-sve` crate docs): SVE2 executes fewer instructions per
+/// permutation than NEON at every vector length, 128 bits included, and so does SVE without
+/// SVE2.
 #[must_use]
 pub fn sve_preferred() -> bool {
     aurum_sve::detect().is_some()

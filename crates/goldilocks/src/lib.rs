@@ -1,28 +1,6 @@
-//! The Goldilocks field `F_p`, `p = 2^64 − 2^32 + 1`, its quadratic extension, and packed
-//! (SIMD) forms with runtime backend dispatch: the floor every other Aurum crate builds on.
+#![doc = include_str!("../README.md")]
 //!
-//! * [`Goldilocks`]: the scalar field, lazily reduced storage (see [`field`]).
-//! * [`Goldilocks2`]: `F_p[X]/(X² − 7)`.
-//! * [`PackedField`]: `WIDTH` independent elements per vector, implemented by the scalar,
-//!   AVX2 (4 lanes), AVX-512 (8 lanes) and NEON (2 lanes) backends.
-//! * [`dispatch()`] / [`Kernel`]: run generic code on the best backend this CPU has, even in
-//!   a build without `RUSTFLAGS`; [`PackedGoldilocks`] is the compile-time choice. The
-//!   [`dispatch` module](mod@dispatch) explains the pattern every kernel follows and how
-//!   `AURUM_BACKEND` selects a backend (an invalid value makes library calls fall back to the
-//!   best supported backend with a warning; [`selected_backend`] reports it as an error).
-//! * [`kernels`]: bulk slice operations built on that pattern.
-//!
-//! ```
-//! use aurum_goldilocks::{Goldilocks, kernels};
-//!
-//! let a: Vec<Goldilocks> = (1..=1000u32).map(Goldilocks::from).collect();
-//! let mut inv = a.clone();
-//! kernels::batch_inverse(&mut inv).unwrap();
-//! let mut prod = vec![Goldilocks::ZERO; a.len()];
-//! kernels::mul_slices(&mut prod, &a, &inv).unwrap();
-//! assert!(prod.iter().all(|&x| x == Goldilocks::ONE));
-//! println!("ran on {}", aurum_goldilocks::backend());
-//! ```
+//! [dispatch module]: mod@dispatch
 
 mod backend;
 pub mod dispatch;

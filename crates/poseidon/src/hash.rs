@@ -7,9 +7,10 @@
 //! | [`TwoToOne`] | plonky2 `two_to_one`, Polygon Merkle nodes | permute `[L(4), R(4), 0, 0, 0, 0]`, keep 4 |
 //! | [`LinearHash`] | Polygon `linear_hash` | ≤ 4 elements: copied and zero-padded; else per 8-element block: `state[..n] = block`, `state[n..8] = 0`, `state[8..12]` = 0 for the first block and the previous `state[..4]` after; digest `state[..4]` |
 //!
-//! `hash_no_pad` and `linear_hash` agree up to 8 elements and differ above (Polygon zero-pads
-//! every block and chains the previous digest through the capacity; plonky2 keeps the whole
-//! state and overwrites only the rate elements it absorbs).
+//! `hash_or_noop` and `linear_hash` agree up to 8 elements (from 5 to 8 both are one
+//! permutation of the zero-padded input, as `hash_no_pad` is) and differ above (Polygon
+//! zero-pads every block and chains the previous digest through the capacity; plonky2 keeps
+//! the whole state and overwrites only the rate elements it absorbs).
 //!
 //! Each mode has a scalar `hash`, a packed/batched `hash_packed::<P, B>` (`B · P::WIDTH`
 //! inputs in lanes, permutations interleaved), and a bulk `hash_rows` over the rows of a

@@ -1,26 +1,4 @@
-//! Poseidon2 over Goldilocks, bit-exact with Plonky3 (`p3-goldilocks` 0.8) and with the
-//! Horizen Labs reference instance, packed on every backend of `aurum-goldilocks`.
-//!
-//! Widths 8, 12, 16 (Horizen Labs: 8, 12); S-box `x^7`; 4 + 4 external rounds around 22
-//! internal rounds:
-//!
-//! ```text
-//! state = E(state)
-//! 4 ×  { s_i = S(s_i + RC_init[r][i]);  state = E(state) }
-//! 22 × { s_0 = S(s_0 + RC_int[r]);      s_i = D_i·s_i + Σ_j s_j }
-//! 4 ×  { s_i = S(s_i + RC_term[r][i]);  state = E(state) }
-//! ```
-//!
-//! Round constants come from the Grain LFSR of the Poseidon2 reference
-//! ([`aurum_symmetric::grain`], instance: Goldilocks, α = 7, R_F = 8, R_P = 22, width W),
-//! computed when a permutation is built and drawn in round order, only as many as each round
-//! uses: `4·W` for the initial external rounds, 22 for the internal rounds, `4·W` for the
-//! terminal ones (`R_F·W + R_P` in all). The known answers of Plonky3 and Horizen Labs pin
-//! this layout down (drawing a full `W` per internal round does not reproduce them).
-//!
-//! The permutation implements [`aurum_symmetric::Permutation`]: one generic, batched packed
-//! form (`B` states interleaved round by round), from which the scalar, packed, bulk
-//! ([`aurum_symmetric::permute_many`]), sponge and compression forms follow.
+#![doc = include_str!("../README.md")]
 
 mod layers;
 pub mod reference;

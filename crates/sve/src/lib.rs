@@ -1,23 +1,4 @@
-//! The Arm SVE/SVE2 backend of Aurum: Goldilocks arithmetic, the Poseidon2 permutation
-//! (Plonky3's layers) and plonky2's Poseidon permutation on scalable vectors, one binary for
-//! every vector length from 128 to 2048 bits.
-//!
-//! Stable Rust has no SVE intrinsics and cannot pass SVE registers through `asm!`, so the
-//! kernels are C with the Arm C Language Extensions (`arm_sve.h`), compiled by the build
-//! script for aarch64 targets only — twice, with `+sve` and with `+sve2` — and called here
-//! through a small safe API on `u64` slices (any `u64` is a valid Goldilocks representation;
-//! results are canonical). The vector length is read at run time (`cntd`): a kernel call
-//! processes `vector_bits / 64` independent states per pass.
-//!
-//! Everything here returns `false` / `None` where SVE cannot run: on other architectures, on
-//! aarch64 cores without SVE, and in builds whose C compiler lacked SVE support (the build
-//! prints a warning). Callers then use the NEON or portable code paths, which compute the same
-//! values.
-//!
-//! SVE-only cores (Graviton3, A64FX) run the full kernels: SVE already has the predicated
-//! 64×64→high-half multiply (`umulh`) that Goldilocks multiplication needs. SVE2 adds
-//! unpredicated forms, but GCC 12 does not use them here, so both objects execute the same
-//! instruction counts (measured under qemu); the SVE2 object is kept for compilers that do.
+#![doc = include_str!("../README.md")]
 
 use core::fmt;
 use std::sync::OnceLock;

@@ -1,19 +1,4 @@
-//! What Aurum's permutations have in common, written once:
-//!
-//! * [`Permutation`]: a width-`W` permutation of Goldilocks states with a *batched packed*
-//!   form — `B` states of `P::WIDTH` lanes each, whose rounds are interleaved in one function
-//!   scope (measured: a call boundary between `permute(a); permute(b)` hides the cross-state
-//!   parallelism from LLVM and the out-of-order core).
-//! * [`permute_many`]: the bulk entry point — packs states into lanes, picks the backend at run
-//!   time and the batch size `B` the permutation measured best for it, and runs rayon-parallel.
-//! * [`PaddingFreeSponge`] and [`TruncatedPermutation`]: the hash and 2-to-1 compression shapes
-//!   Merkle trees use (Plonky3's `PaddingFreeSponge<_, W, RATE, OUT>` and
-//!   `TruncatedPermutation<_, 2, OUT, W>`; plonky2's `hash_no_pad` and `two_to_one` are the
-//!   same constructions at width 12).
-//! * [`grain`]: the Grain LFSR round-constant generator of the Poseidon papers.
-//! * [`challenger`]: the duplex-sponge Fiat–Shamir transcript of Plonky3
-//!   (`DuplexChallenger`), with a proof-of-work search over batched packed permutations.
-//! * [`keccak`]: Keccak-256, which Plonky3's transcripts fingerprint their shape with.
+#![doc = include_str!("../README.md")]
 
 pub mod challenger;
 mod frame;

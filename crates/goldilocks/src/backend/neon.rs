@@ -4,8 +4,8 @@
 //! vector sequences. It has no 64×64-bit multiply, though: a vector product needs four
 //! `umull` 32×32 partial products plus limb bookkeeping, while the scalar pipes do a full
 //! 64×64 → 128 product in two instructions (`mul` + `umulh`). Both multiplications are
-//! implemented and tested; [`MUL_STRATEGY`] picks the one measured faster (see the note in
-//! the README's "aarch64" section and `benches/field.rs`, group `neon_mul_strategy`).
+//! implemented and tested; [`MUL_STRATEGY`] picks the one measured faster (see "NEON
+//! multiplication" in the crate docs, and `benches/field.rs`, group `neon_mul_strategy`).
 //!
 //! NEON is part of the aarch64 baseline (`target_feature = "neon"` is on for every aarch64
 //! Linux target), so this backend needs no runtime check.

@@ -13,6 +13,7 @@ use aurum_merkle::{
 use aurum_ntt::{Ntt, Order};
 use aurum_symmetric::Challenger;
 use aurum_symmetric::challenger::GrindError;
+use tracing::{debug_span, info_span};
 
 use crate::domain::SHIFT;
 use crate::params::{FriParameters, MAX_LOG_DOMAIN, ParamsError};
@@ -66,6 +67,20 @@ impl Timings {
             + self.commit_phase
             + self.grinding
             + self.queries
+    }
+}
+
+/// Matrix shapes as Plonky3's spans show them: `[width x height, …]` (`[8x64, 2x32]`).
+pub(crate) struct Shapes<'a>(pub(crate) &'a [Dimensions]);
+
+impl fmt::Display for Shapes<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for (i, d) in self.0.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(f, "{sep}{}x{}", d.width, d.height)?;
+        }
+        f.write_str("]")
     }
 }
 
@@ -511,8 +526,16 @@ impl<C: MerkleConfig> FriPcs<C> {
         Ok(matrices
             .into_iter()
             .map(|m| {
-                let log_height =
-                    (m.values.len() / m.width).trailing_zeros() as usize + self.params.log_blowup;
+                let height = m.values.len() / m.width;
+                let log_height = height.trailing_zeros() as usize + self.params.log_blowup;
+                // Plonky3's span for the same work (`Radix2DitParallel` under
+                // `TwoAdicSubgroupDft::coset_lde_batch`).
+                let _span = debug_span!(
+                    "coset_lde_batch_with_transform",
+                    dims = %format_args!("{}x{height}", m.width),
+                    added_bits = self.params.log_blowup,
+                )
+                .entered();
                 // Evaluations on shift·H, extended onto (7/shift)·shift·K = 7·K.
                 let lde = ntt
                     .coset_lde_vec(
@@ -551,7 +574,8 @@ impl<C: MerkleConfig> FriPcs<C> {
             });
         }
         let dropped = INPUT_DROPPED_LAYERS.min(shape.depth() - cap_height);
-        let tree = MerkleTree::with_dropped_layers(&self.config, views, dropped)
+        let tree = debug_span!("build merkle tree", dimensions = %Shapes(&dims))
+            .in_scope(|| MerkleTree::with_dropped_layers(&self.config, views, dropped))
             .map_err(CommitError::Tree)?;
         let commitment = tree
             .commitment(cap_height)
@@ -598,6 +622,12 @@ impl<C: MerkleConfig> FriPcs<C> {
                     .iter()
                     .zip(r.points)
                     .map(|(m, points)| {
+                        // Plonky3's span for the same work (one per point there).
+                        let _span = debug_span!(
+                            "evaluate matrix",
+                            dims = %format_args!("{}x{}", m.width, 1usize << m.log_height),
+                        )
+                        .entered();
                         quotient::evaluate(&m.lde, m.width, m.log_height, log_blowup, points)
                     })
                     .collect()
@@ -642,9 +672,14 @@ impl<C: MerkleConfig> FriPcs<C> {
             })
             .collect();
         let inputs = timed(&mut timings.quotients, || {
-            quotient::reduced_openings(&quotients, alpha)
+            // Aurum's own span: Plonky3 spreads this work over `compute_inverse_denominators`,
+            // `reduce matrix quotient` and `compress mat`.
+            debug_span!("reduced openings", matrices = quotients.len())
+                .in_scope(|| quotient::reduced_openings(&quotients, alpha))
         });
         let log_max_height = inputs[0].0;
+        // Plonky3's `prove_fri`: the commit phase, the query proof of work, the query phase.
+        let fri_prover = info_span!("FRI prover").entered();
         let low_degree = prover::prove(
             &self.config,
             &self.params,
@@ -655,6 +690,7 @@ impl<C: MerkleConfig> FriPcs<C> {
         )?;
 
         let openings_start = Instant::now();
+        let query_phase = info_span!("query phase").entered();
         let input_openings = requests
             .iter()
             .map(|r| {
@@ -673,13 +709,21 @@ impl<C: MerkleConfig> FriPcs<C> {
                     .expect("indices below the batch height, cap checked at commit")
             })
             .collect();
+        let commit_phase_openings = prover::answer_queries(
+            &self.config,
+            self.cap_height,
+            low_degree.rounds,
+            &low_degree.indices,
+        );
+        drop(query_phase);
+        drop(fri_prover);
         timings.queries += openings_start.elapsed();
         let proof = FriProof {
             batch_pow_witness,
             commit_phase_commits: low_degree.commits,
             commit_pow_witnesses: low_degree.commit_pow_witnesses,
             input_openings,
-            commit_phase_openings: low_degree.commit_phase_openings,
+            commit_phase_openings,
             final_poly: low_degree.final_poly,
             query_pow_witness: low_degree.query_pow_witness,
         };

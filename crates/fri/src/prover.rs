@@ -7,10 +7,11 @@ use aurum_ntt::{Ntt, Order};
 use aurum_symmetric::Challenger;
 use aurum_symmetric::challenger::GrindError;
 use rayon::prelude::*;
+use tracing::{debug_span, info_span};
 
 use crate::fold::fold_codeword;
 use crate::params::FriParameters;
-use crate::pcs::{Timings, timed};
+use crate::pcs::{Shapes, Timings, timed};
 use crate::proof::CommitPhaseOpening;
 use crate::transcript::{FriShape, fri_seed};
 
@@ -20,13 +21,14 @@ use crate::transcript::{FriShape, fri_seed};
 const COMMIT_PHASE_DROPPED_LAYERS: usize = 4;
 
 /// One committed codeword and its tree (its digests; the codeword is the matrix).
-struct Round {
+pub(crate) struct Round {
     codeword: Vec<Goldilocks2>,
     digests: TreeDigests,
     log_arity: usize,
 }
 
-/// What the commit and query phases produce, before the input trees are opened.
+/// What the commit phase and the query indices produce, before any tree is opened
+/// ([`answer_queries`] opens the committed codewords).
 pub(crate) struct LowDegreeProof {
     pub(crate) commits: Vec<Commitment>,
     pub(crate) commit_pow_witnesses: Vec<Goldilocks>,
@@ -34,7 +36,8 @@ pub(crate) struct LowDegreeProof {
     pub(crate) query_pow_witness: Goldilocks,
     /// Query indices into the tallest codeword.
     pub(crate) indices: Vec<usize>,
-    pub(crate) commit_phase_openings: Vec<CommitPhaseOpening>,
+    /// The committed codewords, for [`answer_queries`].
+    pub(crate) rounds: Vec<Round>,
 }
 
 /// The cap height a tree of this shape commits with: the configured one, lowered to the
@@ -51,7 +54,12 @@ fn codeword_matrix(codeword: &[Goldilocks2], log_arity: usize) -> Matrix<'_> {
 }
 
 /// Runs the low-degree test on `inputs` (`(log_height, codeword)`, strictly decreasing
-/// heights, every height above the final one unless `log_final_poly_len = 0`), after `α`.
+/// heights, every height above the final one unless `log_final_poly_len = 0`), after `α`, up
+/// to the query indices.
+///
+/// Spans, named as Plonky3's `prove_fri` names the same work: `commit phase` (the folding
+/// rounds and the final polynomial), in it `build merkle tree` and `fold_matrix` per round
+/// and `idft final poly`.
 pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
     config: &C,
     params: &FriParameters,
@@ -67,6 +75,7 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
     let shape = FriShape::new(params, &heights);
     challenger.observe_slice(&fri_seed(&shape));
 
+    let commit_phase = info_span!("commit phase").entered();
     let mut inputs = inputs.into_iter().map(|(_, c)| c).peekable();
     let mut folded = inputs.next().expect("at least one input");
     let mut rounds = Vec::with_capacity(shape.log_arities.len());
@@ -77,12 +86,10 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
         let depth = folded.len().trailing_zeros() as usize - log_arity;
         let cap_height = effective_cap_height(cap_height, depth);
         let dropped = COMMIT_PHASE_DROPPED_LAYERS.min(depth - cap_height);
-        let tree = MerkleTree::with_dropped_layers(
-            config,
-            vec![codeword_matrix(&folded, log_arity)],
-            dropped,
-        )
-        .expect("a codeword of 2^k ≤ 2^32 groups is a valid tree");
+        let matrix = codeword_matrix(&folded, log_arity);
+        let tree = debug_span!("build merkle tree", dimensions = %Shapes(&[matrix.dimensions()]))
+            .in_scope(|| MerkleTree::with_dropped_layers(config, vec![matrix], dropped))
+            .expect("a codeword of 2^k ≤ 2^32 groups is a valid tree");
         let commitment = tree
             .commitment(cap_height)
             .expect("one matrix: every cap height up to the depth commits to it");
@@ -94,7 +101,8 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
             challenger.grind(params.commit_proof_of_work_bits)
         })?);
         let beta = challenger.sample_ext();
-        let mut next = fold_codeword(&folded, log_arity, beta);
+        let mut next =
+            debug_span!("fold_matrix").in_scope(|| fold_codeword(&folded, log_arity, beta));
         // An input of the folded height joins it, weighted by β^arity.
         if let Some(input) = inputs.next_if(|v| v.len() == next.len()) {
             let weight = beta.exp_u64(1 << log_arity);
@@ -119,9 +127,12 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
     // The final codeword has 2^log_blowup · final_poly_len points; its first final_poly_len
     // (bit-reversed order) are the subgroup of that order, enough to interpolate.
     folded.truncate(params.final_poly_len());
-    Ntt::default()
-        .inverse(&mut folded, 1, Order::BitReversed)
-        .expect("a power-of-two vector of at most 2^32 elements");
+    debug_span!("idft final poly").in_scope(|| {
+        Ntt::default()
+            .inverse(&mut folded, 1, Order::BitReversed)
+            .expect("a power-of-two vector of at most 2^32 elements");
+    });
+    drop(commit_phase);
     let final_poly = folded;
     for &c in &final_poly {
         challenger.observe_ext(c);
@@ -139,8 +150,6 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
                 .expect("at most 32 bits") as usize
         })
         .collect();
-
-    let commit_phase_openings = answer_queries(config, cap_height, rounds, &indices);
     timings.queries += queries_start.elapsed();
     Ok(LowDegreeProof {
         commits,
@@ -148,13 +157,13 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
         final_poly,
         query_pow_witness,
         indices,
-        commit_phase_openings,
+        rounds,
     })
 }
 
 /// Each round's openings: the queried groups (minus the queried value) and their digests.
 /// The rounds are independent once each round's indices are known, so they run in parallel.
-fn answer_queries<C: MerkleConfig>(
+pub(crate) fn answer_queries<C: MerkleConfig>(
     config: &C,
     cap_height: usize,
     rounds: Vec<Round>,

@@ -19,9 +19,9 @@
 //!    rotating which goes first; every proof is checked by the stock verifier (Aurum's read
 //!    back as a proof of the stock configuration). Prints each round, with each Aurum
 //!    prover's speed-up over stock, and the medians.
-//! 3. `--trace`: the span tree of each proof (Plonky3's spans, `RUST_LOG` filter, `debug` by
-//!    default so that Merkle trees and LDEs show) and, per prover, the total time in each
-//!    span name.
+//! 3. `--trace`: the span tree of each proof (`RUST_LOG` filter, `debug` by default so that
+//!    Merkle trees and LDEs show; Plonky3's span names on all three, see the crate docs'
+//!    "Tracing") and, per prover, the total time in each span name.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -183,7 +183,7 @@ fn main() {
         trace.height(),
         trace.width(),
         rayon::current_num_threads(),
-        aurum_goldilocks::backend(),
+        aurum_p3::backend().describe(),
         ValPacking::WIDTH,
     );
     let air = KeccakAir {};

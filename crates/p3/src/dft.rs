@@ -203,8 +203,14 @@ impl TwoAdicSubgroupDft<P3Goldilocks> for NttDft {
         expect_shape(self.try_coset_idft_batch(mat, shift), "coset_idft_batch")
     }
 
-    // A span like `Radix2DitParallel`'s, so that span trees of a proof show the LDE either way.
-    #[instrument(skip_all, level = "debug", fields(dims = %mat.dimensions(), added_bits))]
+    // The span a stock proof has for this call: `Radix2DitParallel`'s `coset_lde_batch` is the
+    // trait's default, which runs its instrumented `coset_lde_batch_with_transform`.
+    #[instrument(
+        name = "coset_lde_batch_with_transform",
+        skip_all,
+        level = "debug",
+        fields(dims = %mat.dimensions(), added_bits)
+    )]
     fn coset_lde_batch(
         &self,
         mat: RowMajorMatrix<P3Goldilocks>,

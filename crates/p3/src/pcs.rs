@@ -36,20 +36,30 @@
 //!   supported.
 //! * Typed errors where Plonky3 panics: a domain whose size is not its matrix's height, an
 //!   LDE shorter than the blow-up, or an opening request `aurum-fri` cannot serve (a matrix
-//!   without points, a point in the LDE domain) is a [`ProverError`]; a rejected proof is an
-//!   [`aurum_fri::VerifyError`].
+//!   without points, a point in the LDE domain) is a [`ProverError`]; a rejected proof is a
+//!   [`VerifyError`].
+//! * One cap height for every tree, the committed matrices' and the FRI rounds': a
+//!   configuration whose commit-phase MMCS has another cap height than its input MMCS is
+//!   refused ([`FriPcs::from_p3_parameters`], [`ConfigError::MmcsMismatch`]).
 //! * [`UnivariateStarkPcs::log_max_trace_height`] is `32 − log_blowup` (the LDE must fit the
 //!   two-adic subgroup), where Plonky3 reports 32.
 //! * Parameters `aurum-fri` does not run (blow-ups above 16, arities above 16) are refused
-//!   when the scheme is built ([`aurum_fri::ParamsError`]).
+//!   when the scheme is built ([`ParamsError`]).
+//!
+//! # Building one
+//!
+//! [`FriPcs::from_p3_parameters`] builds the scheme a Plonky3 configuration describes (the
+//! crate docs show it in a whole proof); [`FriPcs::new`] builds it from Aurum's
+//! [`FriParameters`] and an explicit cap height:
 //!
 //! ```
-//! use aurum_p3::{FriPcs, PaddingFreeSponge, Poseidon2Goldilocks, TruncatedPermutation};
+//! use aurum_p3::{FriParameters, FriPcs, PaddingFreeSponge, Poseidon2Goldilocks, TruncatedPermutation};
 //! use rand::SeedableRng;
 //!
 //! type Perm = Poseidon2Goldilocks<8>;
 //! let perm = Perm::new_from_rng_128(&mut rand::rngs::SmallRng::seed_from_u64(1));
-//! let params = aurum_fri::FriParameters::benchmark();
+//! // Plonky3's `FriParameters::new_benchmark`, without its MMCS.
+//! let params = FriParameters::benchmark();
 //! let pcs = FriPcs::<Perm, 8, 4>::new(
 //!     PaddingFreeSponge::new(perm.clone()),
 //!     TruncatedPermutation::new(perm),
@@ -57,7 +67,7 @@
 //!     params,
 //! )?;
 //! assert_eq!(pcs.aurum().params(), &params);
-//! # Ok::<(), aurum_fri::ParamsError>(())
+//! # Ok::<(), aurum_p3::ParamsError>(())
 //! ```
 
 use core::fmt;
@@ -104,7 +114,8 @@ pub type MerkleConfig<Perm, const W: usize, const RATE: usize> = aurum_merkle::c
 >;
 
 /// The `MerkleTreeMmcs` whose types [`FriPcs`]'s proofs have: the one a Plonky3 configuration
-/// over this crate's hashes names (never run by [`FriPcs`]).
+/// over this crate's hashes names. [`FriPcs`] builds its trees itself;
+/// [`FriPcs::from_p3_parameters`] reads this MMCS's cap height and checks what it commits to.
 pub type ValMmcs<Perm, const W: usize, const RATE: usize> = MerkleTreeMmcs<
     <P3Goldilocks as Field>::Packing,
     <P3Goldilocks as Field>::Packing,
@@ -159,6 +170,14 @@ where
     /// The scheme over the Merkle hash and compression a Plonky3 configuration would hand
     /// its `MerkleTreeMmcs` (so their permutation, with its round constants), with Merkle
     /// caps of height `cap_height` and FRI parameters `params`.
+    ///
+    /// `cap_height` is the cap height of every tree: the committed matrices' and the FRI
+    /// commit phase's, as in a Plonky3 configuration whose commit-phase MMCS is
+    /// `ExtensionMmcs` over its input MMCS. Nothing here is read from a Plonky3 MMCS;
+    /// [`Self::from_p3_parameters`] takes the cap height from one and checks both.
+    ///
+    /// # Errors
+    /// [`ParamsError`] for parameters `aurum-fri` does not run.
     pub fn new(
         hash: PaddingFreeSponge<Perm, W, RATE, 4>,
         compress: TruncatedPermutation<Perm, 2, 4, W>,
@@ -175,29 +194,164 @@ where
         ))
     }
 
-    /// The scheme with Plonky3's FRI parameters (whose commit-phase MMCS is not used:
-    /// `aurum-fri` commits to the folded codewords with the same tree as the inputs, as
-    /// `ExtensionMmcs` over the input MMCS does).
-    pub fn from_p3_parameters<M>(
-        hash: PaddingFreeSponge<Perm, W, RATE, 4>,
-        compress: TruncatedPermutation<Perm, 2, 4, W>,
-        cap_height: usize,
-        params: &p3_fri::FriParameters<M>,
-    ) -> Result<Self, ParamsError> {
-        Self::new(
-            hash,
-            compress,
+    /// The scheme a Plonky3 configuration describes: where it would build
+    /// `TwoAdicFriPcs::new(dft, input_mmcs, fri_params)`, this is
+    /// `FriPcs::from_p3_parameters(perm, &input_mmcs, &fri_params)`, with `perm` the
+    /// permutation both MMCSs hash with.
+    ///
+    /// The numbers come from `params`, the cap height from `input_mmcs`
+    /// ([`MerkleTreeMmcs::cap_height`]). `aurum-fri` builds every tree itself, with `perm`
+    /// and that one cap height, so the two MMCSs are checked rather than trusted: each
+    /// commits to a small probe matrix (`2^(cap_height + 1)` rows), and must produce the cap
+    /// `FriPcs` produces for it. That catches an MMCS over other round constants, and a
+    /// commit-phase MMCS (`params.mmcs`) with another cap height than the input MMCS's, which
+    /// `aurum-fri` cannot follow; either would change the proofs.
+    ///
+    /// # Errors
+    /// [`ConfigError::Params`] for parameters `aurum-fri` does not run,
+    /// [`ConfigError::CapHeight`] for a cap height above [`MAX_CAP_HEIGHT`], and
+    /// [`ConfigError::MmcsMismatch`] for an MMCS that commits differently.
+    pub fn from_p3_parameters(
+        perm: Perm,
+        input_mmcs: &ValMmcs<Perm, W, RATE>,
+        params: &p3_fri::FriParameters<ChallengeMmcs<Perm, W, RATE>>,
+    ) -> Result<Self, ConfigError>
+    where
+        ValMmcs<Perm, W, RATE>: Mmcs<P3Goldilocks, Commitment = Cap>,
+        ChallengeMmcs<Perm, W, RATE>: Mmcs<Challenge, Commitment = Cap>,
+    {
+        let cap_height = input_mmcs.cap_height();
+        if cap_height > MAX_CAP_HEIGHT {
+            return Err(ConfigError::CapHeight { cap_height });
+        }
+        let pcs = Self::new(
+            PaddingFreeSponge::new(perm.clone()),
+            TruncatedPermutation::new(perm),
             cap_height,
-            FriParameters {
-                log_blowup: params.log_blowup,
-                log_final_poly_len: params.log_final_poly_len,
-                max_log_arity: params.max_log_arity,
-                num_queries: params.num_queries,
-                batch_proof_of_work_bits: params.batch_proof_of_work_bits,
-                commit_proof_of_work_bits: params.commit_proof_of_work_bits,
-                query_proof_of_work_bits: params.query_proof_of_work_bits,
-            },
+            fri_parameters(params),
         )
+        .map_err(ConfigError::Params)?;
+        // Probes one level deeper than the cap, so that a commit-phase cap height other than
+        // `cap_height` (higher or lower) changes the cap's length.
+        let rows = 2usize << cap_height;
+        let probe_width = RATE + 1; // absorbs two sponge blocks
+        let base: Vec<P3Goldilocks> = (0..rows * probe_width)
+            .map(|i| P3Goldilocks::new((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+            .collect();
+        let (theirs, _) = input_mmcs.commit_matrix(RowMajorMatrix::new(base.clone(), probe_width));
+        if theirs != pcs.probe_cap(&base, probe_width) {
+            return Err(ConfigError::MmcsMismatch {
+                mmcs: MmcsRole::Input,
+            });
+        }
+        // A commit-phase codeword at arity 2: rows of two extension elements.
+        let ext: Vec<Challenge> = base[..rows * 4]
+            .chunks_exact(2)
+            .map(|c| Challenge::from_basis_coefficients_fn(|i| c[i]))
+            .collect();
+        let (theirs, _) = params.mmcs.commit_matrix(RowMajorMatrix::new(ext, 2));
+        if theirs != pcs.probe_cap(&base[..rows * 4], 4) {
+            return Err(ConfigError::MmcsMismatch {
+                mmcs: MmcsRole::CommitPhase,
+            });
+        }
+        Ok(pcs)
+    }
+
+    /// The cap of one tree over `values` (`width` columns) as this scheme commits it.
+    fn probe_cap(&self, values: &[P3Goldilocks], width: usize) -> Cap {
+        let inner = &self.inner;
+        let matrix =
+            aurum_merkle::Matrix::new(cast_slice(values), width).expect("a whole number of rows");
+        let tree = aurum_merkle::MerkleTree::new(inner.config(), vec![matrix])
+            .expect("a power-of-two height");
+        cap_to_p3(
+            tree.commitment(inner.cap_height())
+                .expect("the probe is deeper than the cap"),
+        )
+    }
+}
+
+/// The highest cap height [`FriPcs::from_p3_parameters`] takes: a cap of height `h` puts
+/// `2^h` digests into every commitment of a proof (at 16, 2 MiB each), far beyond any
+/// configuration's; [`FriPcs::new`] takes any.
+pub const MAX_CAP_HEIGHT: usize = 16;
+
+/// The numbers of Plonky3's FRI parameters (not its MMCS).
+fn fri_parameters<M>(params: &p3_fri::FriParameters<M>) -> FriParameters {
+    FriParameters {
+        log_blowup: params.log_blowup,
+        log_final_poly_len: params.log_final_poly_len,
+        max_log_arity: params.max_log_arity,
+        num_queries: params.num_queries,
+        batch_proof_of_work_bits: params.batch_proof_of_work_bits,
+        commit_proof_of_work_bits: params.commit_proof_of_work_bits,
+        query_proof_of_work_bits: params.query_proof_of_work_bits,
+    }
+}
+
+/// Which MMCS of a Plonky3 configuration [`ConfigError::MmcsMismatch`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MmcsRole {
+    /// The input MMCS (`TwoAdicFriPcs::new`'s `mmcs`): the committed matrices' trees.
+    Input,
+    /// The commit-phase MMCS (`FriParameters::mmcs`): the folded codewords' trees.
+    CommitPhase,
+}
+
+impl fmt::Display for MmcsRole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MmcsRole::Input => "input MMCS",
+            MmcsRole::CommitPhase => "commit-phase MMCS (FriParameters::mmcs)",
+        })
+    }
+}
+
+/// Why [`FriPcs::from_p3_parameters`] cannot make the scheme a Plonky3 configuration
+/// describes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigError {
+    /// Parameters `aurum-fri` does not run.
+    Params(ParamsError),
+    /// A cap height above [`MAX_CAP_HEIGHT`].
+    CapHeight {
+        /// The input MMCS's cap height.
+        cap_height: usize,
+    },
+    /// An MMCS commits differently from the trees `FriPcs` builds with the permutation and
+    /// the input MMCS's cap height: other round constants, or (the commit-phase MMCS) another
+    /// cap height.
+    MmcsMismatch {
+        /// Which MMCS.
+        mmcs: MmcsRole,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Params(e) => write!(f, "FRI parameters: {e}"),
+            ConfigError::CapHeight { cap_height } => write!(
+                f,
+                "cap height {cap_height} is above the {MAX_CAP_HEIGHT} FriPcs::from_p3_parameters takes"
+            ),
+            ConfigError::MmcsMismatch { mmcs } => write!(
+                f,
+                "the {mmcs} commits differently from FriPcs's trees (other Poseidon2 \
+                 constants than the permutation given, or another cap height than the input \
+                 MMCS's)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ConfigError::Params(e) => Some(e),
+            _ => None,
+        }
     }
 }
 
@@ -298,6 +452,12 @@ where
         // Plonky3 asserts the bound; `aurum-fri` validated it with its parameters already.
         if bits > MAX_BITS {
             return Err(GrindError::TooManyBits(TooManyBits { bits }));
+        }
+        // Plonky3's prover does not call `grind` at 0 bits (the witness is zero and nothing
+        // is observed), so neither does this: the challenger sees the same calls, and the
+        // span tree has no empty proof-of-work span.
+        if bits == 0 {
+            return Ok(AurumGoldilocks::ZERO);
         }
         Ok(cast(self.0.grind(bits)))
     }

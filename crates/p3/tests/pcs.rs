@@ -1,18 +1,26 @@
 //! `aurum_p3::FriPcs` through Plonky3's `Pcs` / `UnivariateStarkPcs` traits, beside the stock
 //! `TwoAdicFriPcs` of the same configuration: commitments (plain and quotient), evaluations on
-//! other domains, and the typed errors where Plonky3 would panic.
+//! other domains, the typed errors where Plonky3 would panic, and `from_p3_parameters`' reading
+//! and checking of a Plonky3 configuration's MMCSs.
 
 mod common;
 
-use aurum_fri::{CommitError, OpenError};
-use aurum_p3::pcs::ProverError;
-use common::{AurumFriConfig, Challenge, StockConfig, Val, config_triple};
+use aurum_p3::pcs::{ConfigError, MmcsRole, ProverError};
+use aurum_p3::{CommitError, OpenError, PaddingFreeSponge, ParamsError, TruncatedPermutation};
+use common::{
+    AurumFriConfig, AurumPerm, Challenge, StockConfig, StockPerm, Val, config_triple, on_one_thread,
+};
+use p3_challenger::DuplexChallenger;
 use p3_commit::{OpeningRequest, Pcs, PolynomialSpace, UnivariateStarkPcs};
+use p3_dft::Radix2DitParallel;
 use p3_field::coset::TwoAdicMultiplicativeCoset;
-use p3_field::{Field, PrimeCharacteristicRing};
+use p3_field::{BasedVectorSpace, Field, PrimeCharacteristicRing};
+use p3_fri::FriParameters;
 use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_uni_stark::StarkGenericConfig;
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
 
 type StockPcs = <StockConfig<8, 4> as StarkGenericConfig>::Pcs;
 type FriPcs = <AurumFriConfig<8, 4> as StarkGenericConfig>::Pcs;
@@ -179,4 +187,144 @@ fn inputs_plonky3_would_panic_on_are_typed_errors() {
     ));
     assert_eq!(challenger.sponge_state, before.sponge_state);
     assert_eq!(challenger.input_buffer, before.input_buffer);
+}
+
+type AurumValMmcs = aurum_p3::pcs::ValMmcs<AurumPerm<8>, 8, 4>;
+type AurumChallengeMmcs = aurum_p3::pcs::ChallengeMmcs<AurumPerm<8>, 8, 4>;
+
+/// A Plonky3 input MMCS over Aurum's hashes with `perm`'s constants.
+fn val_mmcs(perm: &AurumPerm<8>, cap_height: usize) -> AurumValMmcs {
+    AurumValMmcs::new(
+        PaddingFreeSponge::new(perm.clone()),
+        TruncatedPermutation::new(perm.clone()),
+        cap_height,
+    )
+}
+
+/// Plonky3's benchmark parameters with `commit_phase` as the commit-phase MMCS.
+fn benchmark(commit_phase: AurumValMmcs) -> FriParameters<AurumChallengeMmcs> {
+    FriParameters::new_benchmark(AurumChallengeMmcs::new(commit_phase))
+}
+
+fn from_p3(
+    perm: &AurumPerm<8>,
+    input: &AurumValMmcs,
+    params: &FriParameters<AurumChallengeMmcs>,
+) -> Result<FriPcs, ConfigError> {
+    FriPcs::from_p3_parameters(perm.clone(), input, params)
+}
+
+/// The cap height comes from the input MMCS, and the scheme commits and opens as
+/// `TwoAdicFriPcs` does with those MMCSs (cap height 2: caps of 4 digests, shorter paths).
+#[test]
+fn from_p3_parameters_takes_the_cap_height_of_the_mmcs() {
+    let seed = 21;
+    let perm = AurumPerm::<8>::new_from_rng_128(&mut SmallRng::seed_from_u64(seed));
+    let fri = from_p3(&perm, &val_mmcs(&perm, 2), &benchmark(val_mmcs(&perm, 2))).unwrap();
+    assert_eq!(fri.aurum().cap_height(), 2);
+
+    let stock_perm = StockPerm::<8>::new_from_rng_128(&mut SmallRng::seed_from_u64(seed));
+    let stock_mmcs = common::ValMmcs::new(
+        p3_symmetric::PaddingFreeSponge::<_, 8, 4, 4>::new(stock_perm.clone()),
+        p3_symmetric::TruncatedPermutation::<_, 2, 4, 8>::new(stock_perm.clone()),
+        2,
+    );
+    let stock = StockPcs::new(
+        Radix2DitParallel::default(),
+        stock_mmcs.clone(),
+        FriParameters::new_benchmark(common::ChallengeMmcs::new(stock_mmcs)),
+    );
+
+    let log_n = 6;
+    let domain =
+        <FriPcs as Pcs<Challenge, FriChallenger>>::natural_domain_for_degree(&fri, 1 << log_n);
+    let trace = matrix(1 << log_n, 3, 5);
+    let (stock_commit, stock_data) = <_ as Pcs<
+        Challenge,
+        DuplexChallenger<Val, StockPerm<8>, 8, 4>,
+    >>::commit(&stock, [(domain, trace.clone())])
+    .unwrap();
+    let (fri_commit, fri_data) =
+        <FriPcs as Pcs<Challenge, FriChallenger>>::commit(&fri, [(domain, trace)]).unwrap();
+    assert_eq!(fri_commit.roots().len(), 4);
+    assert_eq!(fri_commit, stock_commit);
+
+    let zeta = Challenge::from_basis_coefficients_slice(&[Val::new(3), Val::new(5)]).unwrap();
+    let (stock_values, stock_proof) = on_one_thread(|| {
+        <StockPcs as Pcs<Challenge, StockChallenger>>::open(
+            &stock,
+            vec![OpeningRequest {
+                prover_data: &stock_data,
+                points: vec![vec![zeta]],
+            }],
+            &mut DuplexChallenger::new(stock_perm.clone()),
+        )
+        .unwrap()
+    });
+    let (fri_values, fri_proof) = on_one_thread(|| {
+        <FriPcs as Pcs<Challenge, FriChallenger>>::open(
+            &fri,
+            vec![OpeningRequest {
+                prover_data: &fri_data,
+                points: vec![vec![zeta]],
+            }],
+            &mut DuplexChallenger::new(perm.clone()),
+        )
+        .unwrap()
+    });
+    assert_eq!(fri_values, stock_values);
+    // Compared as booleans: a failure should not print two proofs.
+    assert!(
+        serde_json::to_string(&fri_proof).unwrap() == serde_json::to_string(&stock_proof).unwrap(),
+        "the opening proofs differ"
+    );
+}
+
+/// An MMCS that would commit differently from `FriPcs` (other constants, or a commit-phase cap
+/// height other than the input's) is an error, as are a cap height above the limit and
+/// parameters `aurum-fri` does not run.
+#[test]
+fn from_p3_parameters_refuses_what_it_cannot_follow() {
+    let perm = AurumPerm::<8>::new_from_rng_128(&mut SmallRng::seed_from_u64(31));
+    let other = AurumPerm::<8>::new_from_rng_128(&mut SmallRng::seed_from_u64(32));
+    let mismatch = |mmcs| Some(ConfigError::MmcsMismatch { mmcs });
+    assert_eq!(
+        from_p3(&perm, &val_mmcs(&other, 0), &benchmark(val_mmcs(&perm, 0))).err(),
+        mismatch(MmcsRole::Input)
+    );
+    assert_eq!(
+        from_p3(&perm, &val_mmcs(&perm, 0), &benchmark(val_mmcs(&other, 0))).err(),
+        mismatch(MmcsRole::CommitPhase)
+    );
+    for commit_phase_cap in [0, 2, 5] {
+        assert_eq!(
+            from_p3(
+                &perm,
+                &val_mmcs(&perm, 1),
+                &benchmark(val_mmcs(&perm, commit_phase_cap))
+            )
+            .err(),
+            mismatch(MmcsRole::CommitPhase),
+            "commit-phase cap height {commit_phase_cap} under input cap height 1"
+        );
+    }
+    let too_high = aurum_p3::pcs::MAX_CAP_HEIGHT + 1;
+    assert_eq!(
+        from_p3(
+            &perm,
+            &val_mmcs(&perm, too_high),
+            &benchmark(val_mmcs(&perm, too_high))
+        )
+        .err(),
+        Some(ConfigError::CapHeight {
+            cap_height: too_high
+        })
+    );
+    let mut params = benchmark(val_mmcs(&perm, 0));
+    params.log_blowup = 0;
+    assert!(matches!(
+        from_p3(&perm, &val_mmcs(&perm, 0), &params),
+        Err(ConfigError::Params(ParamsError::Blowup { .. }))
+    ));
+    assert!(from_p3(&perm, &val_mmcs(&perm, 3), &benchmark(val_mmcs(&perm, 3))).is_ok());
 }

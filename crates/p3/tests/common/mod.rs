@@ -122,15 +122,13 @@ where
     Plonky3Layers: LinearLayers<W>,
 {
     let perm = AurumPerm::<W>::new_from_rng_128(rng);
-    let hash = aurum_p3::PaddingFreeSponge::new(perm.clone());
-    let compress = aurum_p3::TruncatedPermutation::new(perm.clone());
-    // Plonky3's parameter preset wants an MMCS; `FriPcs` reads only the numbers.
-    let fri_params = FriParameters::new_benchmark(ChallengeMmcs::new(ValMmcs::new(
-        hash.clone(),
-        compress.clone(),
+    let val_mmcs = ValMmcs::new(
+        aurum_p3::PaddingFreeSponge::new(perm.clone()),
+        aurum_p3::TruncatedPermutation::new(perm.clone()),
         0,
-    )));
-    let pcs = AurumFriPcs::from_p3_parameters(hash, compress, 0, &fri_params)
+    );
+    let fri_params = FriParameters::new_benchmark(ChallengeMmcs::new(val_mmcs.clone()));
+    let pcs = AurumFriPcs::from_p3_parameters(perm.clone(), &val_mmcs, &fri_params)
         .expect("aurum-fri runs Plonky3's benchmark parameters");
     StarkConfig::new(pcs, DuplexChallenger::new(perm))
 }

@@ -1,6 +1,6 @@
 //! `aurum bench`, `aurum bench compare` and `aurum bench import-insn` end to end: the suite
-//! at tiny sizes, the record's schema, the shipped records and the README's comparison table
-//! and chart made from them, and clear errors for bad records and flags.
+//! at tiny sizes, the record's schema, the shipped records and the comparison table and chart
+//! made from them (bench/records/README.md), and clear errors for bad records and flags.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -11,12 +11,13 @@ mod common;
 
 use common::{aurum, aurum_command, stderr, stdout, temp};
 
-/// The repository's root (where README.md and bench/records are).
+/// The repository's root (where bench/records is).
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Runs `aurum` in the repository's root, so that relative paths are the README's.
+/// Runs `aurum` in the repository's root, so that relative paths are those of the command in
+/// bench/records/README.md.
 fn aurum_in_root(args: &[&str]) -> Output {
     aurum_command()
         .args(args)
@@ -177,24 +178,30 @@ fn shipped_records_round_trip_byte_for_byte() {
     }
 }
 
-/// The README's comparison: the arguments in the begin marker and the text between markers.
-fn readme_comparison() -> (Vec<String>, String) {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+/// The records' README (bench/records/README.md), which shows their comparison.
+const RECORDS_README: &str = "bench/records/README.md";
+
+/// The comparison in [`RECORDS_README`]: the arguments in the begin marker and the text
+/// between the markers.
+fn records_readme_comparison() -> (Vec<String>, String) {
+    let readme = std::fs::read_to_string(root().join(RECORDS_README)).unwrap();
     let begin = "<!-- bench-compare:begin: aurum ";
-    let start = readme.find(begin).expect("the README's begin marker");
+    let start = readme.find(begin).expect("the begin marker");
     let line_end = start + readme[start..].find('\n').unwrap();
     let args = readme[start + begin.len()..line_end]
         .trim_end_matches("-->")
         .split_whitespace()
         .map(str::to_string)
         .collect();
-    let end = readme.find("<!-- bench-compare:end -->").unwrap();
+    let end = readme
+        .find("<!-- bench-compare:end -->")
+        .expect("the end marker");
     (args, readme[line_end + 1..end].to_string())
 }
 
 #[test]
-fn compare_of_the_shipped_records_is_the_readme_table() {
-    let (args, table) = readme_comparison();
+fn compare_of_the_shipped_records_is_the_records_readme_table() {
+    let (args, table) = records_readme_comparison();
     assert_eq!(args[..2], ["bench", "compare"]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = aurum_in_root(&args);
@@ -203,11 +210,21 @@ fn compare_of_the_shipped_records_is_the_readme_table() {
         &stdout(&out),
         &table,
         &format!(
-            "the README's table differs from `aurum {}` (run it and paste its output)",
+            "the table of {RECORDS_README} differs from `aurum {}` (run it and paste its output)",
             args.join(" ")
         ),
     );
-    // The chart the README shows is the one these records and flags draw.
+    // The chart the README shows, by a path relative to the README, is the one these records
+    // and flags draw.
+    let readme = std::fs::read_to_string(root().join(RECORDS_README)).unwrap();
+    let after_table = &readme[readme.find("<!-- bench-compare:end -->").unwrap()..];
+    let image = after_table
+        .split("![")
+        .nth(1)
+        .and_then(|rest| rest.split("](").nth(1))
+        .and_then(|rest| rest.split(')').next())
+        .expect("an image after the table");
+    assert_eq!(image, "compare.svg", "the chart's path in {RECORDS_README}");
     let svg = temp("compare.svg");
     let mut with_svg = args.clone();
     with_svg.extend(["--svg", svg.to_str().unwrap()]);
@@ -218,7 +235,7 @@ fn compare_of_the_shipped_records_is_the_readme_table() {
         drawn.starts_with("<svg") && drawn.contains("<text"),
         "{drawn}"
     );
-    let shipped = std::fs::read_to_string(root().join("bench/records/compare.svg")).unwrap();
+    let shipped = std::fs::read_to_string(root().join("bench/records").join(image)).unwrap();
     assert_same_text(&drawn, &shipped, "bench/records/compare.svg (out of date?)");
 }
 

@@ -2,8 +2,8 @@
 # to reference computations or to repeating the same kernels over many shapes, not to a code
 # path of their own. `cargo test --workspace` (the README's test command, optimised, native)
 # runs all of them; the opt-level-0 step and the aarch64 runs under qemu skip them. Each costs
-# a minute or more there: at opt-level 0 tests/merkle.rs took 464 s and tests/stored.rs over
-# 20 minutes; under qemu with SVE2-512, tests/merkle.rs, split.rs and stored.rs took 110, 133
+# a minute or more there: at opt-level 0 tests/it/merkle.rs took 464 s and tests/it/stored.rs over
+# 20 minutes; under qemu with SVE2-512, the merkle, split and stored suites took 110, 133
 # and 241 s, against 30 s for everything else in the kernel crates.
 #   streaming_over_many_chunks          3.5 chunks of 2^20 elements, five times (4.6 M perms)
 #   tree_matches_definition_and_openings_verify, plonky2_and_polygon_trees_match_definition
@@ -16,6 +16,9 @@
 #   a_large_tree_file_over_many_chunks, a_sink_receives_exactly_the_in_memory_layers
 #                                       2^16 × 16 and 2.5·2^14 × 64 rows through the stored-tree
 #                                       writer (its small-file tests run the same code)
+#   documented_commands_run             every command of the docs through the CLI (the docs
+#                                       test: it checks the documentation, not the build, and
+#                                       the emulated binary cannot be started from its shell)
 # Kept everywhere: streaming vs in-memory (proptest), tampering, overlapped errors, split parts
 # and plans, damaged and foreign tree files, openings from stored trees, every permutation, NTT,
 # field and CLI test.
@@ -24,7 +27,7 @@ HEAVY_TESTS=(streaming_over_many_chunks tree_matches_definition_and_openings_ver
   wide_rows_fill_whole_chunks_inside_parts
   random_shapes_store_and_open_like_the_in_memory_tree
   stored_trees_equal_the_in_memory_tree_for_every_preset a_large_tree_file_over_many_chunks
-  a_sink_receives_exactly_the_in_memory_layers)
+  a_sink_receives_exactly_the_in_memory_layers documented_commands_run)
 # libtest arguments that skip them (--skip matches substrings; every name above is unique).
 HEAVY_SKIP_ARGS=()
 for heavy_test in "${HEAVY_TESTS[@]}"; do HEAVY_SKIP_ARGS+=(--skip "$heavy_test"); done

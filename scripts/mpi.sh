@@ -26,35 +26,13 @@ log() { echo "mpi: $*"; }
 die() { echo "mpi: ERROR: $*" >&2; exit 1; }
 skip() { echo "skipped: $* (scripts/mpi.sh)"; exit 0; }
 
-PKGS=(libopenmpi-dev openmpi-bin clang libclang-dev pkg-config)
-
-installed() {
-  local p st
-  for p in "$@"; do
-    st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-    [ "$st" = "installed" ] || return 1
-  done
-}
-
-if ! command -v dpkg-query >/dev/null || ! installed "${PKGS[@]}"; then
-  command -v apt-get >/dev/null || skip "MPI is not installed and there is no apt-get to install ${PKGS[*]}"
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null && sudo -n true 2>/dev/null \
-      || skip "MPI is not installed and installing ${PKGS[*]} needs root or sudo"
-    sudo="sudo -n"
-  fi
-  log "apt-get install ${PKGS[*]}"
-  apt_log=$(mktemp)
-  if ! { $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -q \
-         && $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 \
-              install -y -q --no-install-recommends "${PKGS[@]}"; } >"$apt_log" 2>&1; then
-    tail -20 "$apt_log" >&2
-    skip "MPI could not be installed (apt-get failed, log above)"
-  fi
-  rm -f "$apt_log"
-  installed "${PKGS[@]}" || skip "MPI packages still missing after apt-get install"
-fi
+status=0
+scripts/packages.sh mpi || status=$?
+case $status in
+  0) ;;
+  3) skip "MPI is not installed and cannot be installed here (above)" ;;
+  *) skip "MPI could not be installed (apt-get failed, above)" ;;
+esac
 command -v mpirun >/dev/null || die "mpirun missing although openmpi-bin is installed"
 log "$(mpirun --version 2>&1 | head -1)"
 

@@ -41,31 +41,7 @@ OUT=$(cd "$OUT" && pwd)
 case "$OUT" in *,*) die "OUTDIR must not contain a comma (qemu splits plugin arguments on commas)" ;; esac
 
 # ---- 1. packages --------------------------------------------------------------------------
-PKGS=(qemu-user binutils-aarch64-linux-gnu binutils)
-installed() {
-  local p st
-  for p in "$@"; do
-    st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-    [ "$st" = "installed" ] || return 1
-  done
-}
-if ! installed "${PKGS[@]}"; then
-  command -v apt-get >/dev/null || die "needs a Debian system with apt-get to install ${PKGS[*]}"
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || die "run as root (or install sudo) to install ${PKGS[*]}"
-    sudo="sudo"
-  fi
-  apt_log=$OUT/apt.log
-  log "apt-get update"
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 update -q >"$apt_log" 2>&1 \
-    || { tail -20 "$apt_log" >&2; die "apt-get update failed (log: $apt_log)"; }
-  log "apt-get install ${PKGS[*]}"
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 -o Dpkg::Options::=--force-confold \
-      install -y -q --no-install-recommends "${PKGS[@]}" >>"$apt_log" 2>&1 \
-    || { tail -30 "$apt_log" >&2; die "apt-get install failed (log: $apt_log)"; }
-  installed "${PKGS[@]}" || die "packages still missing after apt-get install"
-fi
+"$ROOT/scripts/packages.sh" qemu-plugin || die "qemu-user and binutils could not be installed (above)"
 for q in qemu-aarch64 qemu-x86_64; do
   command -v $q >/dev/null || die "$q missing (package qemu-user)"
   $q -h | grep -q -- '^-plugin' || die "$(command -v $q) has no -plugin option (a static build?)"

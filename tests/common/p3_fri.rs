@@ -2,7 +2,7 @@
 //! `MerkleTreeMmcs` with Poseidon2 width 8 (sponge rate 4, truncated compression),
 //! `ExtensionMmcs` over the same tree for the folded codewords, `Radix2DitParallel`, and
 //! `DuplexChallenger` width 8 rate 4. Shared, as a source file, by the differential test
-//! (`tests/tests/fri_vs_p3.rs`) and the benchmark (`benches/benches/fri.rs`).
+//! (`tests/tests/it/fri_vs_p3.rs`) and the benchmark (`benches/benches/fri.rs`).
 
 use p3_commit::ExtensionMmcs;
 use p3_dft::Radix2DitParallel;

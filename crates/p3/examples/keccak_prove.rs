@@ -23,7 +23,7 @@
 //!    Merkle trees and LDEs show; Plonky3's span names on all three, see the crate docs'
 //!    "Tracing") and, per prover, the total time in each span name.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common.rs"]
 mod common;
 
 use std::collections::BTreeMap;

@@ -4,7 +4,6 @@
 //!
 //! Input: a record file, a 0xFF byte (never in UTF-8 text), and a `counts.csv` text.
 
-
 use aurum_cli::bench::compare::{Comparison, parse_prices};
 use aurum_cli::bench::{chart, insn, record};
 

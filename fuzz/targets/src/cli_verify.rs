@@ -5,7 +5,6 @@
 //! Input: the commitment file, a 0xFF byte (never in UTF-8 text), the proof file, and
 //! optionally a 0xFF byte and 8 bytes of index.
 
-
 use aurum_cli::proof::{ProofFile, check};
 use aurum_cli::statement::Statement;
 
@@ -23,14 +22,14 @@ pub fn run(data: &[u8]) {
     };
     let statement = Statement::from_commitment_json(text);
     let proof = ProofFile::parse(proof);
-    if let (Ok(statement), Ok(proof)) = (statement, proof) {
-        if let Ok(verified) = check(&statement, &proof, index) {
-            // What is reported as proven is what the proof opened, at the leaf asked about.
-            assert_eq!(verified.index, index.unwrap_or(proof.index));
-            assert_eq!(verified.rows.len(), statement.dims().len());
-            for (row, opened) in verified.rows.iter().zip(&proof.opening.rows) {
-                assert_eq!(&row.values, opened);
-            }
+    if let (Ok(statement), Ok(proof)) = (statement, proof)
+        && let Ok(verified) = check(&statement, &proof, index)
+    {
+        // What is reported as proven is what the proof opened, at the leaf asked about.
+        assert_eq!(verified.index, index.unwrap_or(proof.index));
+        assert_eq!(verified.rows.len(), statement.dims().len());
+        for (row, opened) in verified.rows.iter().zip(&proof.opening.rows) {
+            assert_eq!(&row.values, opened);
         }
     }
 }

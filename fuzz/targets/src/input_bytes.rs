@@ -4,7 +4,6 @@
 //!
 //! Input: one byte for the column count (1..=256), then the file.
 
-
 use aurum_cli::input::{byte_file_rows, read_byte_rows};
 
 /// One input of the target: returns if it is fine, panics if it finds a bug.

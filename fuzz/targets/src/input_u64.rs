@@ -3,7 +3,6 @@
 //!
 //! Input: one byte for the column count (1..=256), then the file.
 
-
 use aurum_cli::input::{read_u64_rows, u64_file_rows};
 use aurum_goldilocks::P;
 

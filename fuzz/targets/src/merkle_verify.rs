@@ -1,7 +1,6 @@
 //! `aurum_merkle::verify` with arbitrary dimensions, index, commitment and opening, for every
 //! preset: a typed error or `Ok`, never a panic, a hang or a huge allocation.
 
-
 use arbitrary::Arbitrary;
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::{Commitment, Dimensions, Opening, config, verify};
@@ -42,8 +41,20 @@ pub fn run(input: Input) {
     let index = input.index;
     let _ = match input.preset % 5 {
         0 => verify(&config::poseidon2_w8(), &commitment, &dims, index, &opening),
-        1 => verify(&config::poseidon2_w12(), &commitment, &dims, index, &opening),
-        2 => verify(&config::poseidon2_w16(), &commitment, &dims, index, &opening),
+        1 => verify(
+            &config::poseidon2_w12(),
+            &commitment,
+            &dims,
+            index,
+            &opening,
+        ),
+        2 => verify(
+            &config::poseidon2_w16(),
+            &commitment,
+            &dims,
+            index,
+            &opening,
+        ),
         3 => verify(&config::plonky2(), &commitment, &dims, index, &opening),
         _ => verify(&config::polygon(), &commitment, &dims, index, &opening),
     };

@@ -2,7 +2,6 @@
 //! shifts (buffers stay small; the sizes claimed may be anything): a typed error or a result
 //! of the right length, never a panic. Successful transforms are checked by a round trip.
 
-
 use arbitrary::Arbitrary;
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_ntt::{Ntt, Order};
@@ -23,7 +22,11 @@ fn run_on<E: aurum_ntt::NttElement + PartialEq + core::fmt::Debug>(
     input: &Input,
     make: impl Fn(u64) -> E,
 ) {
-    let ntt = if input.plonky2 { Ntt::plonky2() } else { Ntt::plonky3() };
+    let ntt = if input.plonky2 {
+        Ntt::plonky2()
+    } else {
+        Ntt::plonky3()
+    };
     let order = if input.bit_reversed {
         Order::BitReversed
     } else {
@@ -58,7 +61,9 @@ fn run_on<E: aurum_ntt::NttElement + PartialEq + core::fmt::Debug>(
                 .is_err()
         );
     }
-    let mut out: Vec<E> = (0..usize::from(input.out_len) % 65536).map(|_| make(0)).collect();
+    let mut out: Vec<E> = (0..usize::from(input.out_len) % 65536)
+        .map(|_| make(0))
+        .collect();
     let _ = ntt.coset_lde_into(&values, width, input.added_bits, shift, &mut out, order);
     let mut v = values.clone();
     let _ = ntt.bit_reverse_rows(&mut v, width);
@@ -67,7 +72,9 @@ fn run_on<E: aurum_ntt::NttElement + PartialEq + core::fmt::Debug>(
 /// One input of the target: returns if it is fine, panics if it finds a bug.
 pub fn run(input: Input) {
     if input.extension {
-        run_on(&input, |i| Goldilocks2::new(Goldilocks::from_u64(i), Goldilocks::from_u64(!i)));
+        run_on(&input, |i| {
+            Goldilocks2::new(Goldilocks::from_u64(i), Goldilocks::from_u64(!i))
+        });
     } else {
         run_on(&input, Goldilocks::from_u64);
     }

@@ -6,7 +6,6 @@
 //!
 //! Input: one byte choosing the statement, then the proof file.
 
-
 use std::sync::OnceLock;
 
 use aurum_cli::proof::{ProofFile, check};
@@ -49,9 +48,8 @@ fn cases() -> &'static [Case] {
                         .map(|(v, &(_, w))| Matrix::new(v, w).unwrap())
                         .collect();
                     let tree = MerkleTree::new(&config, matrices).unwrap();
-                    let rows: Vec<Vec<Vec<Goldilocks>>> = (0..6)
-                        .map(|i| tree.open(i, 0).unwrap().rows)
-                        .collect();
+                    let rows: Vec<Vec<Vec<Goldilocks>>> =
+                        (0..6).map(|i| tree.open(i, 0).unwrap().rows).collect();
                     let max_cap = tree.shape().max_cap_height();
                     for cap_height in 0..=max_cap {
                         let cap = tree.cap(cap_height).unwrap();

@@ -1,6 +1,5 @@
 //! `Goldilocks` from JSON: accepted exactly for canonical integers, and round-trips.
 
-
 use aurum_goldilocks::{Goldilocks, P};
 
 /// One input of the target: returns if it is fine, panics if it finds a bug.

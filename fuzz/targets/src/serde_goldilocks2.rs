@@ -1,7 +1,6 @@
 //! `Goldilocks2` from JSON: no panic; what is accepted has canonical coefficients and
 //! round-trips.
 
-
 use aurum_goldilocks::Goldilocks2;
 
 /// One input of the target: returns if it is fine, panics if it finds a bug.

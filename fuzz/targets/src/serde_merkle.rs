@@ -1,6 +1,5 @@
 //! `Commitment`, `Opening` and `Dimensions` from JSON: no panic; what is accepted round-trips.
 
-
 use aurum_merkle::{Commitment, Dimensions, Opening};
 
 fn round_trip<T>(data: &[u8])

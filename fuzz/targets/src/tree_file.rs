@@ -2,7 +2,6 @@
 //! openings from whatever it accepts: never a panic, an allocation sized by the file, or an
 //! opening that does not verify against the tree's root.
 
-
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::{Commitment, MerkleConfig, Preset, StoredTree, verify, with_preset};
 
@@ -26,7 +25,7 @@ fn open_and_check<C: MerkleConfig>(config: &C, tree: &StoredTree) {
         }
         let block = vec![Goldilocks::ZERO; len];
         if let Ok(opening) = tree.open(config, index, 0, &block) {
-            verify(config, &commitment, &tree.shape().dims(), index, &opening)
+            verify(config, &commitment, tree.shape().dims(), index, &opening)
                 .expect("an opening StoredTree returns verifies against its root");
         }
     }

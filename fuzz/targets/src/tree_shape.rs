@@ -1,7 +1,6 @@
 //! `TreeShape::new` on arbitrary dimensions (any widths and heights, including those that
 //! overflow sums and shifts): an error or a consistent shape, never a panic or a hang.
 
-
 use aurum_merkle::{Dimensions, TreeShape};
 
 /// One input of the target: returns if it is fine, panics if it finds a bug.

@@ -8,7 +8,7 @@ use std::process::Output;
 
 use aurum_goldilocks::P;
 
-mod common;
+use crate::common;
 
 use common::{aurum, json, stderr, stdout, temp};
 

@@ -7,7 +7,7 @@ use std::process::Output;
 use aurum_goldilocks::{Goldilocks, P};
 use aurum_merkle::{Matrix, MerkleTree, config};
 
-mod common;
+use crate::common;
 
 use common::{aurum, aurum_command, json, stderr, stdout, temp};
 

@@ -5,7 +5,7 @@
 //! `prove_goldilocks_poseidon2` configuration, at 32 rows), and a Fibonacci AIR at Poseidon2
 //! widths 8, 12 and 16.
 
-mod common;
+use crate::common;
 
 use common::{
     AurumFriConfig, Challenge, FibonacciAir, StockConfig, Val, config_pair, config_triple,

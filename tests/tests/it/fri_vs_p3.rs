@@ -24,7 +24,7 @@ use p3_matrix::dense::RowMajorMatrix;
 use p3_merkle_tree::{MerkleCap, PrunedMerklePaths};
 use proptest::prelude::*;
 
-#[path = "../common/p3_fri.rs"]
+#[path = "../../common/p3_fri.rs"]
 mod p3_fri;
 
 use p3_fri::{Ext, P3Challenger, P3Pcs, p3_challenger, p3_pcs};

@@ -7,7 +7,7 @@ use std::process::Output;
 
 use aurum_cli::bench::record::{self, Record, RecordKind, SCHEMA, Stats, Unit};
 
-mod common;
+use crate::common;
 
 use common::{aurum, aurum_command, stderr, stdout, temp};
 

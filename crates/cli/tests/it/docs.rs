@@ -465,9 +465,15 @@ fn the_block_parser_finds_tags_skips_and_bodies() {
                 ```\nuntagged\n```\n  ````rust,no_run\n  let a = 1;\n  ````\n";
     let b = blocks(Path::new("t.md"), text);
     assert_eq!(b.len(), 4, "{b:?}");
-    assert_eq!((b[0].lang.as_str(), b[0].line, b[0].skip.as_deref()), ("sh", 2, None));
+    assert_eq!(
+        (b[0].lang.as_str(), b[0].line, b[0].skip.as_deref()),
+        ("sh", 2, None)
+    );
     assert_eq!(b[0].body, "aurum info\n");
     assert_eq!(b[1].skip.as_deref(), Some("slow"));
     assert_eq!(b[2].lang, "");
-    assert_eq!((b[3].lang.as_str(), b[3].body.as_str()), ("rust", "let a = 1;\n"));
+    assert_eq!(
+        (b[3].lang.as_str(), b[3].body.as_str()),
+        ("rust", "let a = 1;\n")
+    );
 }

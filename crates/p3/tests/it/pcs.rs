@@ -3,7 +3,7 @@
 //! other domains, the typed errors where Plonky3 would panic, and `from_p3_parameters`' reading
 //! and checking of a Plonky3 configuration's MMCSs.
 
-mod common;
+use crate::common;
 
 use aurum_p3::pcs::{ConfigError, MmcsRole, ProverError};
 use aurum_p3::{CommitError, OpenError, PaddingFreeSponge, ParamsError, TruncatedPermutation};

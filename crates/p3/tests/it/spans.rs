@@ -7,7 +7,7 @@
 //! in the `FriPcs` proof or be one of the Plonky3 internals documented (crates/p3/README.md,
 //! "Tracing") as having no counterpart.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};

@@ -16,7 +16,7 @@ use aurum_symmetric::Hasher;
 
 use crate::args::{CommitArgs, GenArgs, MatrixArgs, OpenArgs, VerifyArgs};
 use crate::bench::record::Stats;
-use crate::files::{AtomicFile, PartialOutput, write_atomically};
+use crate::files::{self, AtomicFile};
 use crate::hex::{hex_digest, parse_digest};
 use crate::input::{self, MatrixSource};
 use crate::progress;
@@ -87,6 +87,13 @@ impl MatrixArgs {
         })
     }
 
+    /// The files read, by flag: what no output may be.
+    pub(crate) fn inputs(&self) -> Vec<(&'static str, &Path)> {
+        let input = self.input.as_deref().map(|p| ("--input", p));
+        let bytes = self.bytes.as_deref().map(|p| ("--bytes", p));
+        input.into_iter().chain(bytes).collect()
+    }
+
     pub(crate) fn cap_height(&self) -> Result<usize, String> {
         to_usize("--cap-height", self.cap_height.unwrap_or(0))
     }
@@ -141,23 +148,31 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
                     .to_string(),
             );
         }
-        Some(path) => Some((path.as_path(), to_usize("--tree-drop", args.tree_drop)?)),
+        Some(_) => Some(to_usize("--tree-drop", args.tree_drop)?),
         None => None,
     };
+    // The outputs, checked and their temporaries created before any work.
+    let outputs: Vec<(&str, &Path)> = [("--out", &args.out), ("--tree", &args.tree)]
+        .into_iter()
+        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+        .collect();
+    let mut prepared = files::prepare(&outputs, &args.matrix.inputs())?.into_iter();
+    let out = args.out.as_ref().and_then(|_| prepared.next());
+    let tree = tree.zip(prepared.next());
     let committed = pool.install(|| {
         with_preset!(preset, |config| match tree {
-            Some((path, dropped)) => commit_to_tree_file(
+            Some((dropped, file)) => commit_to_tree_file(
                 &config,
                 &source,
                 shape,
                 cap_height,
-                (path, dropped),
+                (file, dropped),
                 show_progress
             ),
             None => commit_with(&config, &source, shape, cap_height, show_progress),
         })
     })?;
-    if let Some(out) = &args.out {
+    if let Some(out) = out {
         let json = statement::commitment_json(
             preset,
             committed.shape.dims(),
@@ -165,7 +180,7 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
             &committed.root,
             &committed.cap,
         );
-        write_atomically(out, json.as_bytes())?;
+        out.write_and_commit(json.as_bytes())?;
     }
     Report {
         backend,
@@ -275,14 +290,14 @@ fn commit_with<C: MerkleConfig>(
     })
 }
 
-/// Commits a file with the streaming builder and writes the tree file `path` (without its
+/// Commits a file with the streaming builder and writes the tree file `file` (without its
 /// lowest `dropped` digest layers) as the layers are produced.
 fn commit_to_tree_file<C: MerkleConfig>(
     config: &C,
     source: &MatrixSource,
     shape: TreeShape,
     cap_height: usize,
-    (path, dropped): (&Path, usize),
+    (file, dropped): (AtomicFile, usize),
     show_progress: bool,
 ) -> Result<Committed, String> {
     let permutations = shape.permutations(|len| config.leaf().permutations(len));
@@ -296,15 +311,17 @@ fn commit_to_tree_file<C: MerkleConfig>(
         dropped,
         source_len,
     };
+    let path = file.path().to_path_buf();
+    let path = path.as_path();
     let fail = |e: StoredTreeError| match e {
         // Rows that are not the file's announced ones: the input's fault.
         StoredTreeError::Stream(e) => format!("{}: {e}", source.describe()),
         e => format!("{}: {e}", path.display()),
     };
     let start = Instant::now();
-    let mut writer = StoredTreeWriter::create_file(config, spec, path).map_err(fail)?;
-    // Ctrl-C removes the unfinished tree file too.
-    let _partial = PartialOutput::register(writer.temp_path());
+    // The temporary stays registered (Ctrl-C removes it) while `destination` lives.
+    let (temp, destination) = file.into_temp()?;
+    let mut writer = StoredTreeWriter::create_in(config, spec, temp, path).map_err(fail)?;
     let mut bar = progress::Bar::new(show_progress, Some(source_len));
     let pushed = writer.push_overlapped(reader(source, &mut bar));
     match pushed {
@@ -312,7 +329,10 @@ fn commit_to_tree_file<C: MerkleConfig>(
         Err(OverlapError::Producer(e)) => return Err(e),
         Err(OverlapError::Stream(e)) => return Err(fail(StoredTreeError::Stream(e))),
     }
+    // The destination may have changed during the work: checked again before the rename.
+    destination.check()?;
     let (commitment, stored) = writer.finish().map_err(fail)?;
+    drop(destination);
     let tree = TreeFileReport {
         path: path.display().to_string(),
         bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
@@ -338,7 +358,7 @@ pub(crate) fn gen_file(args: &GenArgs) -> Result<ExitCode, String> {
         .ok_or_else(|| format!("{rows} × {cols} u64 values overflow"))?;
     let pool = thread_pool(args.threads)?;
     let start = Instant::now();
-    let mut file = AtomicFile::create(&args.out)?;
+    let mut file = files::prepare_one("--out", &args.out, &[])?;
     let mut bar = progress::Bar::new(progress::stderr_is_terminal(), Some(bytes as u64));
     pool.install(|| {
         input::write_random_matrix(rows, cols, args.seed, &mut file, |done| bar.update(done))
@@ -360,8 +380,12 @@ pub(crate) fn gen_file(args: &GenArgs) -> Result<ExitCode, String> {
 
 pub(crate) fn open(args: OpenArgs) -> Result<ExitCode, String> {
     checked_backend()?;
+    // The proof file, checked and its temporary created before any work.
+    let mut inputs = args.matrix.inputs();
+    inputs.extend(args.tree.as_deref().map(|p| ("--tree", p)));
+    let out = files::prepare_one("--out", &args.out, &inputs)?;
     if let Some(tree) = &args.tree {
-        return open_from_tree_file(&args, tree);
+        return open_from_tree_file(&args, tree, out);
     }
     let (source, shape) = args.matrix.plan()?;
     let cap_height = args.matrix.cap_height()?;
@@ -378,18 +402,19 @@ pub(crate) fn open(args: OpenArgs) -> Result<ExitCode, String> {
             &config, &source, &shape, cap_height, index
         ))
     })?;
-    write_proof(&args.out, &file)?;
+    write_proof(out, &file)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_proof(out: &Path, file: &ProofFile) -> Result<(), String> {
-    write_atomically(out, file.to_json().as_bytes())?;
+fn write_proof(out: AtomicFile, file: &ProofFile) -> Result<(), String> {
+    let path = out.path().to_path_buf();
+    out.write_and_commit(file.to_json().as_bytes())?;
     println!(
         "wrote the opening of leaf {} ({} matrices, {} siblings) to {}",
         file.index,
         file.dims.len(),
         file.opening.siblings.len(),
-        out.display()
+        path.display()
     );
     Ok(())
 }
@@ -397,7 +422,7 @@ fn write_proof(out: &Path, file: &ProofFile) -> Result<(), String> {
 /// `aurum open --tree`: the opening from the tree file and the leaf's block of rows, read
 /// from their place in the input file. The preset, columns and cap height are the tree's
 /// unless given (and then must agree); the input must have the tree's shape and length.
-fn open_from_tree_file(args: &OpenArgs, path: &Path) -> Result<ExitCode, String> {
+fn open_from_tree_file(args: &OpenArgs, path: &Path, out: AtomicFile) -> Result<ExitCode, String> {
     let start = Instant::now();
     let in_tree = |e: StoredTreeError| format!("{}: {e}", path.display());
     let stored = StoredTree::from_file(path).map_err(in_tree)?;
@@ -473,7 +498,7 @@ fn open_from_tree_file(args: &OpenArgs, path: &Path) -> Result<ExitCode, String>
             e => in_tree(e),
         })?;
     let elapsed = start.elapsed();
-    write_proof(&args.out, &file)?;
+    write_proof(out, &file)?;
     println!(
         "from the tree file {} (rows {}..{} rebuilt, {} stored levels read) in {:.2} ms",
         path.display(),

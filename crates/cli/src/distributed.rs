@@ -41,7 +41,7 @@ use mpi::traits::{CommunicatorCollectives, Root};
 
 use crate::args::CommitArgs;
 use crate::commands::checked_backend;
-use crate::files::write_atomically;
+use crate::files::{self, AtomicFile};
 use crate::input::MatrixSource;
 use crate::report::{MpiSummary, Report, peak_memory_bytes};
 use crate::statement;
@@ -74,6 +74,8 @@ struct Local {
     plan: SplitPlan,
     permutations: usize,
     nodes: Vec<Digest>,
+    /// Rank 0's `--out`, prepared before the work.
+    out: Option<AtomicFile>,
 }
 
 /// Runs `aurum commit` as one rank of an MPI job (see the module documentation).
@@ -99,6 +101,11 @@ fn local_part(args: &CommitArgs, ranks: usize, rank: usize) -> Result<Local, Str
         let cap_height = args.matrix.cap_height()?;
         let plan =
             SplitPlan::new(shape.max_height(), cap_height, ranks).map_err(|e| e.to_string())?;
+        // Rank 0 writes `--out`: checked and its temporary created before any work.
+        let out = match (&args.out, rank) {
+            (Some(path), 0) => Some(files::prepare_one("--out", path, &args.matrix.inputs())?),
+            _ => None,
+        };
         let (nodes, permutations) = pool.install(|| {
             with_preset!(args.matrix.preset(), |config| {
                 crate::part::commit_part(&config, &source, &plan, rank).map(|nodes| {
@@ -115,6 +122,7 @@ fn local_part(args: &CommitArgs, ranks: usize, rank: usize) -> Result<Local, Str
             plan,
             permutations,
             nodes,
+            out,
         })
     };
     catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
@@ -236,7 +244,7 @@ fn run_rank(args: &CommitArgs, world: &SimpleCommunicator) -> Result<ExitCode, S
         }
         return Ok(ExitCode::from(2));
     }
-    let local = local.expect("no rank failed, this one included");
+    let mut local = local.expect("no rank failed, this one included");
     if let Some(reason) = disagreement(&statuses) {
         if rank == 0 {
             say(&reason);
@@ -277,7 +285,7 @@ fn run_rank(args: &CommitArgs, world: &SimpleCommunicator) -> Result<ExitCode, S
     let elapsed = start.elapsed();
 
     let cap_height = local.plan.cap_height();
-    if let Some(out) = &args.out {
+    if let Some(out) = local.out.take() {
         let json = statement::commitment_json(
             args.matrix.preset(),
             local.shape.dims(),
@@ -285,7 +293,7 @@ fn run_rank(args: &CommitArgs, world: &SimpleCommunicator) -> Result<ExitCode, S
             &root,
             &cap,
         );
-        write_atomically(out, json.as_bytes())?;
+        out.write_and_commit(json.as_bytes())?;
     }
     let peaks: Vec<u64> = statuses
         .chunks_exact(STATUS_WORDS)

@@ -21,7 +21,7 @@ use aurum_symmetric::{Challenger, DuplexChallenger};
 use serde::{Deserialize, Serialize};
 
 use crate::args::{FriPreset, FriProveArgs, FriStatementArgs, FriVerifyArgs};
-use crate::files::write_atomically;
+use crate::files;
 use crate::hex::{hex_digest, hex_words, parse_cap, parse_digest};
 use crate::input::{MatrixSource, random_matrix};
 use crate::progress;
@@ -388,6 +388,17 @@ pub(crate) fn prove(args: FriProveArgs, backend: Backend) -> Result<ExitCode, St
         }
     };
     let statement = args.statement.statement(rows)?;
+    // The proof file, checked and its temporary created before any work.
+    let inputs: Vec<(&str, &Path)> = args
+        .input
+        .iter()
+        .map(|p| ("--input", p.as_path()))
+        .collect();
+    let out = args
+        .out
+        .as_deref()
+        .map(|path| files::prepare_one("--out", path, &inputs))
+        .transpose()?;
     let mut status = progress::Status::new(!args.json && progress::stderr_is_terminal());
     let proved = pool.install(|| {
         let values = match &source {
@@ -402,9 +413,9 @@ pub(crate) fn prove(args: FriProveArgs, backend: Backend) -> Result<ExitCode, St
             &mut status
         ))
     })?;
-    if let Some(out) = &args.out {
+    if let Some(out) = out {
         let json = serde_json::to_string_pretty(&proved.file).expect("plain data serialises");
-        write_atomically(out, json.as_bytes())?;
+        out.write_and_commit(json.as_bytes())?;
     }
     print_report(
         &args,

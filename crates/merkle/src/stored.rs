@@ -61,11 +61,12 @@
 
 use core::fmt;
 use core::ops::Range;
-use std::fs::{self, File};
+use std::fs::{File, Permissions};
 use std::io;
-use std::os::unix::fs::FileExt;
+use std::os::unix::fs::{FileExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+
+use tempfile::NamedTempFile;
 
 use aurum_goldilocks::Goldilocks;
 use aurum_symmetric::{Compressor, compress_layer, hash_rows};
@@ -505,27 +506,13 @@ struct LevelWriter {
     checksum: Checksum,
 }
 
-/// A tree file being written under a temporary name, removed unless it was completed.
-#[derive(Debug)]
-struct TempFile {
-    temp: PathBuf,
-    path: PathBuf,
-    done: bool,
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.done {
-            let _ = fs::remove_file(&self.temp);
-        }
-    }
-}
-
 /// The layers being written to a file.
 #[derive(Debug)]
 struct FileLayers {
-    file: File,
-    temp: TempFile,
+    /// The temporary file written (removed when dropped unless renamed into place).
+    temp: NamedTempFile,
+    /// Where it goes when complete.
+    path: PathBuf,
     levels: Vec<LevelWriter>,
     dropped: usize,
     /// The first write error; everything after it is ignored.
@@ -570,7 +557,7 @@ impl FileLayers {
             encode_digest(node, &mut writer.buffer);
             writer.checksum.bytes(&writer.buffer[start..]);
             if writer.buffer.len() == writer.buffer.capacity() {
-                Self::flush(&self.file, writer)?;
+                Self::flush(self.temp.as_file(), writer)?;
             }
         }
         Ok(())
@@ -608,9 +595,6 @@ impl LayerSink for LayerStore {
     }
 }
 
-/// Distinguishes the temporary files of trees written at the same time by one process.
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
-
 /// Commits to a single matrix whose rows arrive in order (a [`StreamingCommitter`] inside)
 /// and stores its digest layers `dropped..` — in memory, or in a tree file written as they
 /// are produced — for a [`StoredTree`] to open later.
@@ -640,12 +624,10 @@ impl<'c, C: MerkleConfig> StoredTreeWriter<'c, C> {
         Self::with_store(config, spec, shape, layout, store)
     }
 
-    /// A writer of the tree file `path`. The file is written as `.NAME.PID.N.tmp` in the
-    /// same directory (created at its full length now; levels are written into it as they
-    /// are produced, through one buffer of at most 64 KiB per level) and renamed to `path`
-    /// by [`StoredTreeWriter::finish`] once complete and synced. If the writer is dropped
-    /// before, or `finish` fails, the temporary file is removed; a process killed meanwhile
-    /// leaves only the temporary file, never a partial file at `path`.
+    /// A writer of the tree file `path`. The file is written to a temporary file in the same
+    /// directory, created exclusively (never through an existing file or link) under an
+    /// unpredictable name, `.aurum-tmp-PID-RANDOM`, and then as [`StoredTreeWriter::create_in`]
+    /// says.
     ///
     /// # Errors
     /// As [`StoredTreeWriter::in_memory`], and [`StoredTreeError::Io`] when the file cannot
@@ -655,31 +637,48 @@ impl<'c, C: MerkleConfig> StoredTreeWriter<'c, C> {
         spec: TreeSpec,
         path: &Path,
     ) -> Result<Self, StoredTreeError> {
-        let (shape, layout) = check_spec(config.name(), &spec)?;
-        let name = path.file_name().ok_or_else(|| StoredTreeError::Io {
-            action: "creating the tree file",
-            source: io::Error::new(io::ErrorKind::InvalidInput, "the path has no file name"),
-        })?;
-        let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(name);
-        temp_name.push(format!(
-            ".{}.{}.tmp",
-            std::process::id(),
-            TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-        ));
-        let temp = path.with_file_name(temp_name);
-        let file = File::options()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-            .map_err(io_error("creating the tree file"))?;
-        let temp = TempFile {
-            temp,
-            path: path.to_path_buf(),
-            done: false,
+        check_spec(config.name(), &spec)?;
+        let creating = io_error("creating the tree file");
+        if path.file_name().is_none() {
+            return Err(creating(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the path has no file name",
+            )));
+        }
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
         };
-        file.set_len(layout.file_len)
+        let temp = tempfile::Builder::new()
+            .prefix(&format!(".aurum-tmp-{}-", std::process::id()))
+            .rand_bytes(12)
+            .permissions(Permissions::from_mode(0o666))
+            .tempfile_in(dir)
+            .map_err(creating)?;
+        Self::create_in(config, spec, temp, path)
+    }
+
+    /// A writer of the tree file `path` that writes into `temp`, an empty temporary file the
+    /// caller created in `path`'s directory (the CLI creates it before any work, to check
+    /// the directory). `temp` is set to the file's full length now; levels are written into
+    /// it as they are produced, through one buffer of at most 64 KiB per level, and
+    /// [`StoredTreeWriter::finish`] syncs it and renames it to `path` once complete (a link
+    /// at `path` is replaced, never followed). If the writer is dropped before, or `finish`
+    /// fails, `temp` is removed; a process killed meanwhile leaves only `temp`, never a
+    /// partial file at `path`.
+    ///
+    /// # Errors
+    /// As [`StoredTreeWriter::in_memory`], and [`StoredTreeError::Io`] when `temp` cannot be
+    /// extended.
+    pub fn create_in(
+        config: &'c C,
+        spec: TreeSpec,
+        temp: NamedTempFile,
+        path: &Path,
+    ) -> Result<Self, StoredTreeError> {
+        let (shape, layout) = check_spec(config.name(), &spec)?;
+        temp.as_file()
+            .set_len(layout.file_len)
             .map_err(io_error("creating the tree file"))?;
         let levels = layout
             .lens
@@ -694,8 +693,8 @@ impl<'c, C: MerkleConfig> StoredTreeWriter<'c, C> {
             })
             .collect();
         let store = LayerStore::File(Box::new(FileLayers {
-            file,
             temp,
+            path: path.to_path_buf(),
             levels,
             dropped: spec.dropped,
             error: None,
@@ -770,7 +769,7 @@ impl<'c, C: MerkleConfig> StoredTreeWriter<'c, C> {
     #[must_use]
     pub fn temp_path(&self) -> Option<&Path> {
         match self.committer.sink() {
-            LayerStore::File(file) => Some(&file.temp.temp),
+            LayerStore::File(file) => Some(file.temp.path()),
             LayerStore::Memory { .. } => None,
         }
     }
@@ -837,7 +836,7 @@ impl<'c, C: MerkleConfig> StoredTreeWriter<'c, C> {
                 let write = io_error("writing the tree file");
                 let mut checksums = Vec::with_capacity(file.levels.len());
                 for level in &mut file.levels {
-                    FileLayers::flush(&file.file, level)
+                    FileLayers::flush(file.temp.as_file(), level)
                         .map_err(io_error("writing the tree file"))?;
                     if level.flushed != level.len {
                         return Err(write(io::Error::other(
@@ -848,7 +847,8 @@ impl<'c, C: MerkleConfig> StoredTreeWriter<'c, C> {
                 }
                 let top = layout.offsets.last().copied().unwrap_or_default();
                 let mut bytes = [0u8; DIGEST_BYTES];
-                file.file
+                let FileLayers { temp, path, .. } = *file;
+                temp.as_file()
                     .read_exact_at(&mut bytes, top)
                     .map_err(io_error("reading back the tree file"))?;
                 let root = decode_digest(&bytes).ok_or_else(|| StoredTreeError::CorruptLevel {
@@ -856,17 +856,18 @@ impl<'c, C: MerkleConfig> StoredTreeWriter<'c, C> {
                 })?;
                 let info = info(root);
                 let header = encode_header(&info, &layout, &checksums);
-                file.file
+                temp.as_file()
                     .write_all_at(&header, 0)
                     .map_err(io_error("writing the tree file"))?;
-                file.file
+                temp.as_file()
                     .sync_all()
                     .map_err(io_error("writing the tree file"))?;
-                fs::rename(&file.temp.temp, &file.temp.path)
-                    .map_err(io_error("renaming the tree file into place"))?;
-                file.temp.done = true;
-                let path = file.temp.path.clone();
-                drop(file);
+                // A rename: a link at `path` is replaced, not followed. On failure `temp` is
+                // dropped, and removed, with the error.
+                temp.persist(&path).map_err(|e| StoredTreeError::Io {
+                    action: "renaming the tree file into place",
+                    source: e.error,
+                })?;
                 Ok((commitment, StoredTree::from_file(&path)?))
             }
         }

@@ -22,6 +22,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::Path;
 use std::process::ExitCode;
 
 use aurum_merkle::{Dimensions, MerkleConfig, TreeShape};
@@ -105,6 +106,17 @@ pub fn parse_prices(prices: &[String], records: &[Record]) -> Result<Vec<Option<
 
 /// `aurum bench compare`.
 pub(crate) fn command(args: &CompareArgs) -> Result<ExitCode, String> {
+    // The chart, checked and its temporary created before anything is read or printed.
+    let inputs: Vec<(&str, &Path)> = args
+        .records
+        .iter()
+        .map(|p| ("record", p.as_path()))
+        .collect();
+    let svg = args
+        .svg
+        .as_deref()
+        .map(|path| crate::files::prepare_one("--svg", path, &inputs))
+        .transpose()?;
     let records = args
         .records
         .iter()
@@ -120,8 +132,8 @@ pub(crate) fn command(args: &CompareArgs) -> Result<ExitCode, String> {
     } else {
         print!("{}", comparison.markdown());
     }
-    if let Some(path) = &args.svg {
-        crate::files::write_atomically(path, super::chart::svg(&comparison)?.as_bytes())?;
+    if let Some(svg) = svg {
+        svg.write_and_commit(super::chart::svg(&comparison)?.as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -25,7 +25,7 @@ use super::machine;
 use super::record::{Emulation, Figure, Machine, Mode, Record, RecordKind, SCHEMA, Stats, Unit};
 use crate::args::ImportInsnArgs;
 use crate::commands::read_limited;
-use crate::files::write_atomically;
+use crate::files;
 
 /// The header `counts.csv` must have.
 pub const HEADER: &str =
@@ -364,8 +364,18 @@ pub(crate) fn command(args: &ImportInsnArgs) -> Result<ExitCode, String> {
         record
             .validate()
             .map_err(|e| format!("record {}: {e}", record.label))?;
-        let path = args.out_dir.join(format!("{}.json", record.label));
-        write_atomically(&path, record.to_json().as_bytes())?;
+    }
+    // Every record's file, checked and its temporary created before any is written.
+    let paths: Vec<PathBuf> = records
+        .iter()
+        .map(|r| args.out_dir.join(format!("{}.json", r.label)))
+        .collect();
+    let outputs: Vec<(&str, &Path)> = paths.iter().map(|p| ("--out-dir", p.as_path())).collect();
+    let mut inputs = vec![("COUNTS_CSV", args.counts.as_path())];
+    inputs.extend(table.as_deref().map(|p| ("--table", p)));
+    let files = files::prepare(&outputs, &inputs)?;
+    for ((record, path), file) in records.iter().zip(&paths).zip(files) {
+        file.write_and_commit(record.to_json().as_bytes())?;
         println!(
             "wrote {} ({} figures, {})",
             path.display(),

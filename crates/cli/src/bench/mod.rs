@@ -29,7 +29,7 @@ use std::time::Instant;
 use aurum_goldilocks::Backend;
 
 use crate::args::{BenchArgs, BenchCommand, BenchRunArgs};
-use crate::files::write_atomically;
+use crate::files;
 use crate::progress;
 use record::{Figure, Mode, Noise, Record, RecordKind, Run, SCHEMA};
 
@@ -136,6 +136,8 @@ fn run(args: &BenchRunArgs, backend: Backend) -> Result<ExitCode, String> {
         }
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
+    // The record's file, checked and its temporary created before the suite runs.
+    let out_file = files::prepare_one("--out", &out, &[])?;
     let machine = machine::this_machine(backend, args.emulated.as_deref(), args.clock_ghz);
     let pools = suite::Pools::new(threads)?;
     let plan = suite::Plan::of(mode);
@@ -173,7 +175,7 @@ fn run(args: &BenchRunArgs, backend: Backend) -> Result<ExitCode, String> {
         .validate()
         .map_err(|e| format!("the record just measured is invalid: {e}"))?;
     print!("{}", summary(&record));
-    write_atomically(&out, record.to_json().as_bytes())?;
+    out_file.write_and_commit(record.to_json().as_bytes())?;
     println!("wrote {} ({SCHEMA})", out.display());
     Ok(ExitCode::SUCCESS)
 }

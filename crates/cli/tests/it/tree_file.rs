@@ -39,13 +39,24 @@ fn failed(out: &Output, needle: &str) {
     assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
 }
 
+/// No temporary file of a run that ended is left in `path`'s directory (tests run in
+/// parallel there: the temporaries of live runs are theirs).
 fn no_temp_files_next_to(path: &Path) {
+    let ended = |name: &str| {
+        let pid = name
+            .strip_prefix(aurum_cli::files::TEMP_PREFIX)
+            .and_then(|rest| rest.split('-').next())
+            .unwrap_or_default();
+        !Path::new("/proc/self").exists() || !Path::new("/proc").join(pid).exists()
+    };
     let prefix = format!(".{}", path.file_name().unwrap().to_str().unwrap());
     let dir = path.parent().unwrap();
     let left: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.starts_with(&prefix))
+        .filter(|n| {
+            n.starts_with(&prefix) || (n.starts_with(aurum_cli::files::TEMP_PREFIX) && ended(n))
+        })
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }

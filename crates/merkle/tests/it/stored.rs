@@ -27,14 +27,15 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// Files in `path`'s directory whose names start with `.NAME` (temporary tree files).
-fn leftover_temps(path: &Path) -> Vec<String> {
-    let prefix = format!(".{}", path.file_name().unwrap().to_str().unwrap());
-    std::fs::read_dir(path.parent().unwrap())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.starts_with(&prefix))
-        .collect()
+/// The temporary file `writer` writes, checked to be a hidden `.aurum-tmp-…` file beside
+/// `path` (tests run in parallel in one directory: each follows its own writer's file).
+fn temp_of<C: MerkleConfig>(writer: &StoredTreeWriter<'_, C>, path: &Path) -> PathBuf {
+    let temp = writer.temp_path().unwrap().to_path_buf();
+    assert_eq!(temp.parent(), path.parent());
+    let name = temp.file_name().unwrap().to_str().unwrap();
+    assert!(name.starts_with(".aurum-tmp-"), "{name}");
+    assert!(temp.exists());
+    temp
 }
 
 fn spec(width: usize, height: usize, cap_height: usize, dropped: usize) -> TreeSpec {
@@ -152,6 +153,7 @@ fn check_shape<C: MerkleConfig>(config: &C, width: usize, height: usize, seed: u
                 config.name()
             ));
             let mut file = StoredTreeWriter::create_file(config, spec, &path).unwrap();
+            let temp = temp_of(&file, &path);
             push_all(&mut file, &data, width, piece);
             let (file_commitment, written) = file.finish().unwrap();
             assert!(!written.is_in_memory());
@@ -171,7 +173,7 @@ fn check_shape<C: MerkleConfig>(config: &C, width: usize, height: usize, seed: u
                 (144 + 16 * levels) as u64 + written.digest_bytes(),
                 "{spec:?}"
             );
-            assert!(leftover_temps(&path).is_empty());
+            assert!(!temp.exists(), "renamed into place");
             std::fs::remove_file(&path).unwrap();
         }
     }
@@ -573,10 +575,7 @@ fn bad_specs_and_unfinished_writers_leave_no_file() {
     // Too few rows: finish fails, and neither the file nor its temporary remains.
     let mut writer = StoredTreeWriter::create_file(&config, spec(2, 21, 0, 0), &path).unwrap();
     writer.push_rows(&data[..40]).unwrap();
-    assert!(
-        !leftover_temps(&path).is_empty(),
-        "written under a temporary name"
-    );
+    let written = temp_of(&writer, &path);
     assert!(!path.exists());
     let err = writer.finish().unwrap_err();
     assert!(matches!(
@@ -587,9 +586,10 @@ fn bad_specs_and_unfinished_writers_leave_no_file() {
         })
     ));
     assert!(!path.exists());
-    assert!(leftover_temps(&path).is_empty());
+    assert!(!written.exists());
     // Too many rows: refused, nothing consumed.
     let mut writer = StoredTreeWriter::create_file(&config, spec(2, 21, 0, 0), &path).unwrap();
+    let written = temp_of(&writer, &path);
     writer.push_rows(&data).unwrap();
     assert!(matches!(
         writer.push_rows(&data[..2]),
@@ -599,7 +599,7 @@ fn bad_specs_and_unfinished_writers_leave_no_file() {
     // Dropped unfinished: nothing left behind.
     drop(writer);
     assert!(!path.exists());
-    assert!(leftover_temps(&path).is_empty());
+    assert!(!written.exists());
     // A directory that does not exist: an I/O error, not a panic.
     let missing = temp("no-such-dir").join("tree.aur");
     assert!(matches!(
@@ -613,6 +613,53 @@ fn bad_specs_and_unfinished_writers_leave_no_file() {
     let (_, stored) = writer.finish().unwrap();
     assert_eq!(StoredTree::from_file(&path).unwrap().root(), stored.root());
     std::fs::remove_file(&path).unwrap();
+}
+
+/// A tree file written into the caller's temporary file (`create_in`, what the CLI does)
+/// is renamed to its path: a symbolic link there is replaced, the file it points to never
+/// written; dropped unfinished, the caller's temporary is removed.
+#[cfg(unix)]
+#[test]
+fn a_tree_file_replaces_a_link_at_its_path_and_never_follows_it() {
+    let config = config::poseidon2_w8();
+    let dir = temp("link-at-path");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let victim = dir.join("victim");
+    std::fs::write(&victim, b"victim").unwrap();
+    let path = dir.join("tree.aur");
+    std::os::unix::fs::symlink(&victim, &path).unwrap();
+    let data = values(2 * 21, 1);
+    let temp = tempfile::Builder::new()
+        .prefix(".aurum-tmp-test-")
+        .tempfile_in(&dir)
+        .unwrap();
+    let temp_path = temp.path().to_path_buf();
+    let mut writer = StoredTreeWriter::create_in(&config, spec(2, 21, 0, 0), temp, &path).unwrap();
+    assert_eq!(writer.temp_path(), Some(temp_path.as_path()));
+    writer.push_rows(&data).unwrap();
+    let (_, stored) = writer.finish().unwrap();
+    assert!(std::fs::symlink_metadata(&path).unwrap().is_file());
+    assert_eq!(std::fs::read(&victim).unwrap(), b"victim");
+    assert!(!temp_path.exists());
+    assert_eq!(StoredTree::from_file(&path).unwrap().root(), stored.root());
+    // create_file: the same.
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink(&victim, &path).unwrap();
+    let mut writer = StoredTreeWriter::create_file(&config, spec(2, 21, 0, 0), &path).unwrap();
+    writer.push_rows(&data).unwrap();
+    writer.finish().unwrap();
+    assert!(std::fs::symlink_metadata(&path).unwrap().is_file());
+    assert_eq!(std::fs::read(&victim).unwrap(), b"victim");
+    // Unfinished: the caller's temporary is removed, nothing appears at the path.
+    let temp = tempfile::Builder::new().tempfile_in(&dir).unwrap();
+    let temp_path = temp.path().to_path_buf();
+    let other = dir.join("other.aur");
+    let writer = StoredTreeWriter::create_in(&config, spec(2, 21, 0, 0), temp, &other).unwrap();
+    drop(writer);
+    assert!(!temp_path.exists());
+    assert!(!other.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 proptest! {

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # Regenerates the fuzz seeds in fuzz/seeds/ from genuine files written by the `aurum` binary
-# (commitment files, proof files, u64 and byte inputs) and small hand-written JSON values.
-# The seeds are committed; run this after changing a file format.
+# (commitment files, Merkle and FRI proof files, u64 and byte inputs) and small hand-written
+# JSON values. The seeds are committed; run this after changing a file format. The seeds of
+# tree_file and bench_records (tree files and records kept by hand) are left as they are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo build --release -q -p aurum-cli
-aurum=target/release/aurum
+aurum=${CARGO_TARGET_DIR:-target}/release/aurum
 seeds=fuzz/seeds
-rm -rf "$seeds"
-mkdir -p "$seeds"/{cli_verify,proof_against_statement,input_u64,input_bytes,serde_goldilocks,serde_goldilocks2,serde_merkle,tree_shape,merkle_verify,ntt_shapes}
+generated=(cli_verify proof_against_statement input_u64 input_bytes serde_goldilocks
+  serde_goldilocks2 serde_merkle tree_shape merkle_verify ntt_shapes fri_codec fri_verify_file)
+for target in "${generated[@]}"; do
+  rm -rf "${seeds:?}/$target"
+  mkdir -p "$seeds/$target"
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -31,6 +36,23 @@ for preset in poseidon2-w8 poseidon2-w12 poseidon2-w16 plonky2 polygon; do
     cp "$work/p.json" "$seeds/serde_merkle/$n"
   done
 done
+
+# fri_verify_file: a statement byte, then a genuine `aurum fri --out` proof file of that
+# statement (the order of STATEMENTS in fuzz/targets/src/fri_verify_file.rs); fri_codec: the
+# binary proof inside each.
+n=0
+for statement in "poseidon2-w8 16 2 2 0 1 0" "poseidon2-w12 32 3 1 1 1 0" \
+    "poseidon2-w16 8 1 3 2 1 0" "poseidon2-w8 64 4 2 0 2 1"; do
+  read -r preset rows cols points cap arity final <<<"$statement"
+  "$aurum" fri --params testing --preset "$preset" --rows "$rows" --cols "$cols" \
+    --points "$points" --cap-height "$cap" --max-log-arity "$arity" \
+    --log-final-poly-len "$final" --out "$work/f.json" >/dev/null
+  { printf "\\x$(printf %02x "$n")"; cat "$work/f.json"; } >"$seeds/fri_verify_file/$n"
+  perl -ne 'print pack("H*", $1) if /"proof": "([0-9a-f]*)"/' "$work/f.json" \
+    >"$seeds/fri_codec/$n"
+  n=$((n + 1))
+done
+printf 'aFRI\x01' >"$seeds/fri_codec/header"
 
 # --input: rows of u64 values, including p − 1, p and 2^64 − 1; --bytes: any bytes.
 printf '\x03' >"$seeds/input_u64/1"

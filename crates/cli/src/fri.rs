@@ -2,17 +2,18 @@
 //! at points drawn from the transcript, verify — with the time of every phase; and
 //! `aurum fri verify`, which checks a saved proof against a statement the verifier gives
 //! itself (shape, parameters, number of points, trusted root). Like `aurum verify`, a proof
-//! file's own claims about the statement are only compared with the verifier's, field by
-//! field; only the cap (checked against the trusted root), the opened values and the proof
-//! are taken from it.
+//! file's own claims about the statement (root included) are only compared with the
+//! verifier's, field by field; only the cap (checked against the trusted root), the opened
+//! values (exactly one per column at each point the verifier draws) and the proof are taken
+//! from it. The verifier's claims are built from the statement: the file sizes nothing.
 
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use aurum_fri::{
-    Evaluations, FriParameters, FriPcs, FriProof, OpeningRequest, ParamsError, Timings, claims,
-    codec,
+    CommitmentClaim, Evaluations, FriParameters, FriPcs, FriProof, MatrixClaim, OpeningRequest,
+    ParamsError, PointClaim, Timings, claims, codec,
 };
 use aurum_goldilocks::{Backend, Goldilocks2};
 use aurum_merkle::{Commitment, Dimensions, MerkleConfig, Preset, TreeShape, root_from_cap};
@@ -33,9 +34,10 @@ const MAX_FRI_PROOF_BYTES: u64 = 256 << 20;
 /// The proof file's `format` value.
 const FORMAT: &str = "aurum-fri-proof";
 
-/// What a FRI proof is about, from the verifier's (or the prover's) flags.
+/// What a FRI proof is about, from the verifier's (or the prover's) flags: made by
+/// [`FriStatementArgs::statement`], which checks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Statement {
+pub struct Statement {
     preset: Preset,
     rows: usize,
     cols: usize,
@@ -50,8 +52,9 @@ fn to_usize(flag: &str, value: u64) -> Result<usize, String> {
 
 impl FriStatementArgs {
     /// The statement, checked: valid parameters, a power-of-two height whose LDE fits the
-    /// largest domain. `rows` replaces `--rows` (a file's row count).
-    fn statement(&self, rows: Option<usize>) -> Result<Statement, String> {
+    /// largest domain, a cap height no greater than the LDE tree's depth. `rows` replaces
+    /// `--rows` (a file's row count).
+    pub fn statement(&self, rows: Option<usize>) -> Result<Statement, String> {
         let mut params = match self.params {
             FriPreset::Benchmark => FriParameters::benchmark(),
             FriPreset::HighArity => FriParameters::benchmark_high_arity(),
@@ -118,14 +121,26 @@ impl FriStatementArgs {
                 params.log_final_poly_len
             ));
         }
-        Ok(Statement {
+        let statement = Statement {
             preset: self.preset,
             rows,
             cols: to_usize("--cols", self.cols)?,
             params,
             points: to_usize("--points", self.points)?,
             cap_height: to_usize("--cap-height", self.cap_height)?,
-        })
+        };
+        // `aurum commit`'s rule: the cap is a layer of the committed tree (here the LDE's).
+        let lde = Dimensions {
+            width: statement.cols,
+            height: rows << statement.params.log_blowup,
+        };
+        crate::statement::checked_shape(&[lde], statement.cap_height).map_err(|e| {
+            format!(
+                "{e} (the LDE of {rows} rows with blow-up 2^{})",
+                statement.params.log_blowup
+            )
+        })?;
+        Ok(statement)
     }
 }
 
@@ -289,7 +304,7 @@ fn prove_with<C: MerkleConfig, Ch: Challenger>(
     let root = root_from_cap(
         pcs.config(),
         &statement.lde_shape(),
-        statement.cap_height.min(statement.lde_shape().depth()),
+        statement.cap_height,
         &commitment.cap,
     )
     .map_err(|e| e.to_string())?;
@@ -314,6 +329,24 @@ fn prove_with<C: MerkleConfig, Ch: Challenger>(
         proof_bytes: bytes.len(),
         file,
     })
+}
+
+/// The proof file `aurum fri --seed SEED --out FILE` writes for `statement` (the generated
+/// matrix of that seed), with its root: a genuine proof, for tests and fuzz targets.
+pub fn prove_generated(
+    statement: &Statement,
+    seed: u64,
+) -> Result<(aurum_merkle::Digest, FriProofFile), String> {
+    let values = random_matrix(statement.rows, statement.cols, seed)?;
+    let mut status = progress::Status::new(false);
+    with_fri_preset!(statement.preset, |config, challenger| prove_with(
+        config,
+        challenger,
+        statement,
+        values,
+        &mut status
+    ))
+    .map(|proved| (proved.root, proved.file))
 }
 
 /// Commits to `values` (a `rows × cols` matrix, `rows` a power of two) with FRI under
@@ -557,15 +590,14 @@ fn print_report(
 /// Why a proof file does not prove the verifier's statement.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Rejection {
-    /// A claim of the file differs from the statement.
+    /// A claim of the file differs from the statement (or its cap does not lead to the
+    /// trusted root, or its opened values do not have the statement's shape).
     Claim {
-        /// The file's field.
-        field: &'static str,
+        /// The file's field, e.g. `root` or `opened_values[1]`.
+        field: String,
         /// What the file says and what the verifier states.
         reason: String,
     },
-    /// The file's cap does not lead to the trusted root.
-    Cap(String),
     /// The proof does not verify.
     Proof(aurum_fri::VerifyError),
 }
@@ -574,22 +606,83 @@ impl core::fmt::Display for Rejection {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Rejection::Claim { field, reason } => write!(f, "proof field `{field}`: {reason}"),
-            Rejection::Cap(reason) => write!(f, "cap: {reason}"),
             Rejection::Proof(e) => write!(f, "{e}"),
         }
     }
 }
 
-/// Compares the file's claims with the statement.
-fn check_claims(statement: &Statement, file: &FriProofFile) -> Result<(), Rejection> {
+impl std::error::Error for Rejection {}
+
+fn claim(field: impl Into<String>, reason: String) -> Rejection {
+    Rejection::Claim {
+        field: field.into(),
+        reason,
+    }
+}
+
+/// A proof file, parsed: its claims, and the cap, root and proof decoded (a file whose
+/// values cannot be decoded is malformed, not merely invalid).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedProofFile {
+    /// The file as written.
+    pub file: FriProofFile,
+    /// Its `root` claim.
+    pub root: aurum_merkle::Digest,
+    /// Its cap.
+    pub cap: Vec<aurum_merkle::Digest>,
+    /// Its proof.
+    pub proof: FriProof,
+}
+
+/// Parses a proof file written by `aurum fri --out`: JSON without unknown fields (at any
+/// depth), format `aurum-fri-proof` version 1, a root and a cap of canonical digests, and a
+/// proof in the compact encoding. The errors are the CLI's exit-status-2 messages (without
+/// the file's name).
+pub fn parse_proof_file(text: &[u8]) -> Result<ParsedProofFile, String> {
+    let file: FriProofFile = serde_json::from_slice(text)
+        .map_err(|e| format!("not a proof file of `aurum fri`: {e}"))?;
+    if file.format != FORMAT || file.version != 1 {
+        return Err("not a proof file of `aurum fri` version 1".to_string());
+    }
+    let root = parse_digest(&file.root).map_err(|e| format!("root: {e}"))?;
+    let cap = parse_cap(&file.cap)?;
+    let bytes = from_hex(&file.proof).map_err(|e| format!("proof: {e}"))?;
+    let proof = codec::decode(&bytes).map_err(|e| format!("proof: {e}"))?;
+    Ok(ParsedProofFile {
+        file,
+        root,
+        cap,
+        proof,
+    })
+}
+
+/// What a verified proof file proves: the committed matrix takes `values[k]` (one value per
+/// column) at `points[k]`, the points the verifier drew itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verified {
+    /// The opening points, drawn from the transcript after the trusted commitment.
+    pub points: Vec<Goldilocks2>,
+    /// `values[k][j]`: column `j` at `points[k]`.
+    pub values: Vec<Vec<Goldilocks2>>,
+}
+
+/// Compares every claim of the file with the statement and the trusted root: the shape,
+/// parameters, point count and cap height, the root, the cap (it must hash to the root) and
+/// the opened values (exactly one value per column at each point).
+fn check_claims(
+    statement: &Statement,
+    root: &aurum_merkle::Digest,
+    parsed: &ParsedProofFile,
+) -> Result<(), Rejection> {
+    let file = &parsed.file;
     let differ = |field: &'static str, claimed: String, stated: String| {
         if claimed == stated {
             Ok(())
         } else {
-            Err(Rejection::Claim {
+            Err(claim(
                 field,
-                reason: format!("the file says {claimed}, the verifier states {stated}"),
-            })
+                format!("the file says {claimed}, the verifier states {stated}"),
+            ))
         }
     };
     differ(
@@ -614,88 +707,136 @@ fn check_claims(statement: &Statement, file: &FriProofFile) -> Result<(), Reject
         file.cap_height.to_string(),
         statement.cap_height.to_string(),
     )?;
+    differ("root", hex_digest(&parsed.root), hex_digest(root))?;
+    let values = &file.opened_values;
+    if values.len() != statement.points {
+        return Err(claim(
+            "opened_values",
+            format!(
+                "the file has values at {} points, the verifier draws {}",
+                values.len(),
+                statement.points
+            ),
+        ));
+    }
+    for (k, at_point) in values.iter().enumerate() {
+        if at_point.len() != statement.cols {
+            return Err(claim(
+                format!("opened_values[{k}]"),
+                format!(
+                    "the file has {} values, the verifier states {} columns",
+                    at_point.len(),
+                    statement.cols
+                ),
+            ));
+        }
+    }
     Ok(())
 }
 
-/// Verifies `file` against `statement` and the trusted `root`.
+/// Verifies `parsed` against `statement` and the trusted `root`.
 fn check<C: MerkleConfig, Ch: Challenger>(
     config: C,
     new_challenger: impl Fn() -> Ch,
     statement: &Statement,
     root: &aurum_merkle::Digest,
-    file: &FriProofFile,
-    proof: &FriProof,
-) -> Result<Result<(), Rejection>, String> {
-    if let Err(rejection) = check_claims(statement, file) {
+    parsed: &ParsedProofFile,
+) -> Result<Result<Verified, Rejection>, String> {
+    if let Err(rejection) = check_claims(statement, root, parsed) {
         return Ok(Err(rejection));
     }
-    let cap = parse_cap(&file.cap)?;
     let shape = statement.lde_shape();
-    let cap_height = statement.cap_height.min(shape.depth());
-    match root_from_cap(&config, &shape, cap_height, &cap) {
+    match root_from_cap(&config, &shape, statement.cap_height, &parsed.cap) {
         Ok(r) if r == *root => {}
         Ok(r) => {
-            return Ok(Err(Rejection::Cap(format!(
-                "it hashes to {}, not the trusted root",
-                hex_digest(&r)
-            ))));
+            return Ok(Err(claim(
+                "cap",
+                format!("it hashes to {}, not the trusted root", hex_digest(&r)),
+            )));
         }
-        Err(e) => return Ok(Err(Rejection::Cap(e.to_string()))),
+        Err(e) => return Ok(Err(claim("cap", e.to_string()))),
     }
-    let commitment = Commitment { cap };
+    let commitment = Commitment {
+        cap: parsed.cap.clone(),
+    };
     let pcs = FriPcs::new(config, statement.params)
         .map_err(|e| e.to_string())?
         .with_cap_height(statement.cap_height);
     let mut challenger = new_challenger();
-    let points = vec![draw_points(&mut challenger, &commitment, statement.points)];
-    let values = vec![vec![file.opened_values.clone()]];
-    let claims = claims(
-        &[commitment],
-        &[vec![statement.log_rows()]],
-        &[points],
-        &values,
-    );
-    Ok(pcs
-        .verify(&claims, proof, &mut challenger)
-        .map_err(Rejection::Proof))
+    let points = draw_points(&mut challenger, &commitment, statement.points);
+    // The verifier's claims, shaped by the statement alone: one matrix of `log_rows`, the
+    // points drawn here, and (checked above) one value per column at each of them. The
+    // library takes every width and count from these claims.
+    let claims = [CommitmentClaim {
+        commitment,
+        matrices: vec![MatrixClaim {
+            log_height: statement.log_rows(),
+            points: points
+                .iter()
+                .zip(&parsed.file.opened_values)
+                .map(|(&point, values)| PointClaim {
+                    point,
+                    values: values.clone(),
+                })
+                .collect(),
+        }],
+    }];
+    if let Err(e) = pcs.verify(&claims, &parsed.proof, &mut challenger) {
+        return Ok(Err(Rejection::Proof(e)));
+    }
+    let [claim] = claims;
+    let (points, values) = claim
+        .matrices
+        .into_iter()
+        .flat_map(|m| m.points)
+        .map(|p| (p.point, p.values))
+        .unzip();
+    Ok(Ok(Verified { points, values }))
+}
+
+/// Checks a parsed proof file against the verifier's `statement` and trusted `root`, as
+/// `aurum fri verify` does: `Ok(Ok(verified))` for a proof of the statement, `Ok(Err(_))` for
+/// a file that is not one (exit status 1), `Err(_)` for a statement the verifier cannot run.
+pub fn check_proof_file(
+    statement: &Statement,
+    root: &aurum_merkle::Digest,
+    parsed: &ParsedProofFile,
+) -> Result<Result<Verified, Rejection>, String> {
+    with_fri_preset!(statement.preset, |config, challenger| check(
+        config, challenger, statement, root, parsed
+    ))
 }
 
 /// Reads and parses a proof file (malformed files are errors, exit status 2).
-fn read_file(path: &Path) -> Result<(FriProofFile, FriProof), String> {
+fn read_file(path: &Path) -> Result<ParsedProofFile, String> {
     let text = crate::commands::read_limited(path, MAX_FRI_PROOF_BYTES)?;
-    let file: FriProofFile = serde_json::from_slice(&text)
-        .map_err(|e| format!("{} is not a proof file of `aurum fri`: {e}", path.display()))?;
-    if file.format != FORMAT || file.version != 1 {
-        return Err(format!(
-            "{} is not a proof file of `aurum fri` version 1",
-            path.display()
-        ));
-    }
-    let bytes = from_hex(&file.proof).map_err(|e| format!("{}: proof: {e}", path.display()))?;
-    let proof = codec::decode(&bytes).map_err(|e| format!("{}: proof: {e}", path.display()))?;
-    Ok((file, proof))
+    parse_proof_file(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// `aurum fri verify`.
 pub(crate) fn verify(args: FriVerifyArgs) -> Result<ExitCode, String> {
     let statement = args.statement.statement(None)?;
     let root = parse_digest(&args.root).map_err(|e| format!("--root: {e}"))?;
-    let (file, proof) = read_file(&args.proof)?;
+    let parsed = read_file(&args.proof)?;
     let start = Instant::now();
-    let result = with_fri_preset!(statement.preset, |config, challenger| check(
-        config, challenger, &statement, &root, &file, &proof
-    ))?;
+    let result = check_proof_file(&statement, &root, &parsed)?;
     let elapsed = start.elapsed();
     match result {
-        Ok(()) => {
+        Ok(verified) => {
             if args.json {
+                // Only what was verified: the verifier's own statement, the points it drew
+                // and the values the proof bound there.
                 let report = serde_json::json!({
                     "valid": true,
-                    "root": hex_digest(&root),
+                    "preset": statement.preset.name(),
                     "rows": statement.rows,
                     "cols": statement.cols,
+                    "params": statement.params,
+                    "cap_height": statement.cap_height,
+                    "root": hex_digest(&root),
                     "points": statement.points,
-                    "opened_values": file.opened_values,
+                    "opening_points": verified.points,
+                    "opened_values": verified.values,
                     "seconds": elapsed.as_secs_f64(),
                 });
                 println!("{report}");

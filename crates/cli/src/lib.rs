@@ -30,21 +30,28 @@ pub mod statement;
 #[must_use]
 pub fn run(cli: args::Cli) -> ExitCode {
     let command = cli.command.unwrap_or(args::Command::Commit(cli.commit));
+    // `AURUM_BACKEND`: every command that computes with the kernels (hashes, NTTs, field
+    // throughput) refuses an invalid value before it starts (`commit`, `open` and `info` check
+    // it themselves, `bench` for its run); those that compute nothing with them ignore it:
+    // `gen` (scalar arithmetic only: the same bytes on every backend), `bench compare` and
+    // `bench import-insn` (they read records and counts).
     let result = match command {
         args::Command::Commit(args) => commands::commit(args),
         args::Command::Gen(args) => commands::gen_file(&args),
         args::Command::Open(args) => commands::open(args),
-        args::Command::Verify(args) => commands::verify(args),
+        args::Command::Verify(args) => {
+            commands::checked_backend().and_then(|_| commands::verify(args))
+        }
         args::Command::Fri(args) => {
             let args::FriArgs { command, prove } = *args;
             match command {
-                Some(args::FriCommand::Verify(verify)) => fri::verify(verify),
+                Some(args::FriCommand::Verify(verify)) => {
+                    commands::checked_backend().and_then(|_| fri::verify(verify))
+                }
                 None => commands::checked_backend().and_then(|backend| fri::prove(prove, backend)),
             }
         }
-        args::Command::Bench(args) => {
-            commands::checked_backend().and_then(|backend| bench::command(*args, backend))
-        }
+        args::Command::Bench(args) => bench::command(*args),
         args::Command::Info { millis } => commands::info(std::time::Duration::from_millis(millis)),
     };
     match result {

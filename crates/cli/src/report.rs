@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use aurum_goldilocks::Backend;
 use aurum_merkle::{Digest, Dimensions};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::hex::{hex_digest, hex_words};
 
@@ -27,7 +27,8 @@ pub(crate) struct Report {
 }
 
 /// A tree file `aurum commit --tree` wrote.
-#[derive(Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct TreeFileReport {
     /// Where.
     pub(crate) path: String,
@@ -38,7 +39,8 @@ pub(crate) struct TreeFileReport {
 }
 
 /// How a distributed commit (`mpirun -n K aurum commit`) was split, and what it moved.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct MpiSummary {
     /// MPI ranks (`K`).
     pub(crate) ranks: usize,

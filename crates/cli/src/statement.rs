@@ -28,8 +28,12 @@ pub struct Statement {
 }
 
 /// The commitment file: what `aurum commit --out` writes and `aurum verify --commitment`
-/// reads (the `--json` report carries the same fields among others, which are ignored).
+/// reads. The `--json` report carries the same fields and the report's own, which are read
+/// (so that a report with a field of the wrong type or an unknown field is refused like any
+/// other file) and otherwise ignored. Unknown fields are refused at every depth.
 #[derive(Serialize, Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // The report's fields are read only to be checked.
 struct CommitmentFile {
     preset: String,
     dims: Vec<Dimensions>,
@@ -38,6 +42,32 @@ struct CommitmentFile {
     root: String,
     /// Each digest as four hex words.
     cap: Vec<Vec<String>>,
+    // The rest of the `--json` report (`crate::report`), absent from commitment files:
+    // accepted, checked for their types and unknown fields, and ignored.
+    #[serde(default, skip_serializing)]
+    backend: Option<String>,
+    #[serde(default, skip_serializing)]
+    sve_vector_bits: Option<usize>,
+    #[serde(default, skip_serializing)]
+    threads: Option<usize>,
+    #[serde(default, skip_serializing)]
+    source: Option<String>,
+    #[serde(default, skip_serializing)]
+    rows: Option<usize>,
+    #[serde(default, skip_serializing)]
+    cols: Option<usize>,
+    #[serde(default, skip_serializing)]
+    seconds: Option<f64>,
+    #[serde(default, skip_serializing)]
+    permutations: Option<usize>,
+    #[serde(default, skip_serializing)]
+    mperm_per_s: Option<f64>,
+    #[serde(default, skip_serializing)]
+    peak_memory_bytes: Option<u64>,
+    #[serde(default, skip_serializing)]
+    tree: Option<crate::report::TreeFileReport>,
+    #[serde(default, skip_serializing)]
+    mpi: Option<crate::report::MpiSummary>,
 }
 
 impl Statement {
@@ -146,6 +176,18 @@ pub fn commitment_json(
         cap_height,
         root: hex_digest(root),
         cap: cap.iter().map(hex_words).collect(),
+        backend: None,
+        sve_vector_bits: None,
+        threads: None,
+        source: None,
+        rows: None,
+        cols: None,
+        seconds: None,
+        permutations: None,
+        mperm_per_s: None,
+        peak_memory_bytes: None,
+        tree: None,
+        mpi: None,
     };
     serde_json::to_string_pretty(&file).expect("plain data serialises")
 }

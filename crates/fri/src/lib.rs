@@ -29,7 +29,15 @@ use aurum_merkle::Commitment;
 /// The verifier's claims from its own data: per commitment, the log-heights of its matrices'
 /// traces, the points of each matrix, and the values claimed there (`values[c][m][k]`, as
 /// [`FriPcs::open`] returns them). Entries missing from `values` become empty claims (which
-/// the verifier rejects).
+/// the verifier rejects); entries beyond the commitments, matrices and points given are left
+/// out, unchecked.
+///
+/// The verifier takes every shape from the claims: the matrices and points from here, each
+/// matrix's width from the number of values claimed at its points. Values that come from an
+/// untrusted source (a proof file) must therefore have the statement's shape — one value
+/// per column at each point — before they are made claims: this function does not know
+/// the widths, and a claim of fewer columns than were committed is a claim about another
+/// matrix (`aurum fri verify` compares them first).
 #[must_use]
 pub fn claims(
     commitments: &[Commitment],

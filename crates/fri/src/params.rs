@@ -16,6 +16,7 @@ pub const MAX_LOG_DOMAIN: usize = 32;
 
 /// The parameters of one FRI instance, field for field Plonky3's `FriParameters`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FriParameters {
     /// Rate `2^-log_blowup`: committed LDEs are `2^log_blowup` times their trace's height.
     pub log_blowup: usize,

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// An opening proof.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FriProof {
     /// Proof of work before α (zero when `batch_proof_of_work_bits = 0`).
     pub batch_pow_witness: Goldilocks,
@@ -27,6 +28,7 @@ pub struct FriProof {
 /// One commit round's openings: each query's group of `arity` values in the folded codeword
 /// without the one the verifier computes itself, and the digests authenticating all groups.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CommitPhaseOpening {
     /// `sibling_values[q]`: the `arity − 1` other values of query `q`'s group, in order.
     pub sibling_values: Vec<Vec<Goldilocks2>>,
@@ -40,6 +42,7 @@ pub type OpenedValues = Vec<Vec<Vec<Vec<Goldilocks2>>>>;
 
 /// What the verifier checks about one commitment: its matrices, in commit order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CommitmentClaim {
     /// The commitment, trusted by the verifier (received before the points were drawn).
     pub commitment: Commitment,
@@ -49,6 +52,7 @@ pub struct CommitmentClaim {
 
 /// What the verifier checks about one matrix.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MatrixClaim {
     /// Base-2 log of the trace height (the LDE has `log_blowup` more bits).
     pub log_height: usize,
@@ -59,6 +63,7 @@ pub struct MatrixClaim {
 
 /// Claimed values of every column of a matrix at one point.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PointClaim {
     /// The point (outside the evaluation domain).
     pub point: Goldilocks2,

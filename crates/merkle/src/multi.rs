@@ -33,6 +33,7 @@ use crate::verify::{Commitment, VerifyError, cap_height_of, check_rows};
 /// As with [`crate::Opening`], only this is the prover's: the commitment, the dimensions and
 /// the queried indices must be the verifier's own (see [`verify_multi`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MultiOpening {
     /// `rows[q][m]`: the row of matrix `m` (input order) that query `q` opens, one entry per
     /// query in query order (a leaf queried twice appears twice).

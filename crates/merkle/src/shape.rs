@@ -46,6 +46,7 @@ const _: () = assert!(usize::BITS >= 64, "aurum-merkle needs a 64-bit target");
 
 /// A matrix's width and height.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Dimensions {
     /// Elements per row.
     pub width: usize,

@@ -17,6 +17,7 @@ use crate::tree::{Digest, hash_leaf_rows};
 /// checking: whoever picks the cap picks which trees "verify". Its length is trusted with it:
 /// [`verify`] reads the cap height from it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Commitment {
     /// The digests of the layer `log₂(cap.len())` below the root.
     pub cap: Vec<Digest>,
@@ -28,6 +29,7 @@ pub struct Commitment {
 /// This is the only untrusted part of a proof. The dimensions and the leaf index it is
 /// checked against must come from the verifier (see [`verify`]), not from the prover.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Opening {
     /// Row of each matrix at this leaf.
     pub rows: Vec<Vec<Goldilocks>>,

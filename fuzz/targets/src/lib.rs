@@ -13,6 +13,8 @@
 
 pub mod bench_records;
 pub mod cli_verify;
+pub mod fri_codec;
+pub mod fri_verify_file;
 pub mod input_bytes;
 pub mod input_u64;
 pub mod merkle_verify;
@@ -30,6 +32,8 @@ use arbitrary::{Arbitrary, Unstructured};
 pub const TARGETS: &[&str] = &[
     "bench_records",
     "cli_verify",
+    "fri_codec",
+    "fri_verify_file",
     "input_bytes",
     "input_u64",
     "merkle_verify",
@@ -54,6 +58,8 @@ pub fn run(name: &str, data: &[u8]) -> bool {
     match name {
         "bench_records" => bench_records::run(data),
         "cli_verify" => cli_verify::run(data),
+        "fri_codec" => fri_codec::run(data),
+        "fri_verify_file" => fri_verify_file::run(data),
         "input_bytes" => input_bytes::run(data),
         "input_u64" => input_u64::run(data),
         "merkle_verify" => {

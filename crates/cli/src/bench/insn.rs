@@ -22,7 +22,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::machine;
-use super::record::{Emulation, Figure, Machine, Mode, Record, RecordKind, SCHEMA, Stats, Unit};
+use super::record::{
+    Emulation, Figure, Machine, Mode, Record, RecordKind, SCHEMA, Stats, Unit, check_utc_date,
+};
 use crate::args::ImportInsnArgs;
 use crate::commands::read_limited;
 use crate::files;
@@ -110,15 +112,28 @@ fn parse_counts(text: &str) -> Result<Vec<Count>, String> {
             column,
             qemu_cpu,
             backend,
-            _k,
-            _c1,
-            _c2,
+            k,
+            count_k,
+            count_2k,
             per_unit,
             _sum,
         ] = fields.as_slice()
         else {
             return Err(at(format!("expected 10 fields, found {}", fields.len())));
         };
+        // The counts behind `per_unit`: iterations (at least one) and instruction counts,
+        // whole and not negative.
+        for (what, value, least) in [
+            ("k", k, 1),
+            ("count_k", count_k, 0),
+            ("count_2k", count_2k, 0),
+        ] {
+            if !value.parse::<u64>().is_ok_and(|v| v >= least) {
+                return Err(at(format!(
+                    "{what} {value:?} is not a whole number of at least {least}"
+                )));
+            }
+        }
         let per_unit: f64 = per_unit
             .parse()
             .ok()
@@ -302,19 +317,6 @@ fn read_text(path: &Path) -> Result<String, String> {
         .map_err(|_| format!("{}: not UTF-8 text", path.display()))
 }
 
-/// Whether `date` is `YYYY-MM-DDTHH:MM:SSZ`.
-fn is_utc_date(date: &str) -> bool {
-    let b = date.as_bytes();
-    b.len() == 20
-        && b.iter().enumerate().all(|(i, c)| match i {
-            4 | 7 => *c == b'-',
-            10 => *c == b'T',
-            13 | 16 => *c == b':',
-            19 => *c == b'Z',
-            _ => c.is_ascii_digit(),
-        })
-}
-
 /// `aurum bench import-insn`.
 pub(crate) fn command(args: &ImportInsnArgs) -> Result<ExitCode, String> {
     let csv = read_text(&args.counts)?;
@@ -336,8 +338,10 @@ pub(crate) fn command(args: &ImportInsnArgs) -> Result<ExitCode, String> {
         }
     }
     let date = match &args.date {
-        Some(date) if is_utc_date(date) => date.clone(),
-        Some(date) => return Err(format!("--date {date:?}: expected YYYY-MM-DDTHH:MM:SSZ")),
+        Some(date) => {
+            check_utc_date(date).map_err(|e| format!("--date {date:?}: {e}"))?;
+            date.clone()
+        }
         None => machine::now_utc(),
     };
     let mut records = records(&counts, &date, &source)?;
@@ -418,7 +422,13 @@ mod tests {
         ] {
             assert!(parse_counts(&bad).is_err(), "accepted {bad:?}");
         }
-        assert!(is_utc_date("2026-01-02T03:04:05Z"));
-        assert!(!is_utc_date("2026-01-02"));
+        for bad in ["-16", "0", "1.5", ""] {
+            let line = line.replace(",16,", &format!(",{bad},"));
+            let error = parse_counts(&format!("{HEADER}\n{line}\n")).unwrap_err();
+            assert!(error.starts_with(&format!("line 2: k {bad:?}")), "{error}");
+        }
+        let line = line.replace(",100,", ",-100,");
+        let error = parse_counts(&format!("{HEADER}\n{line}\n")).unwrap_err();
+        assert!(error.starts_with("line 2: count_k \"-100\""), "{error}");
     }
 }

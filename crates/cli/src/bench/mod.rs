@@ -42,12 +42,13 @@ pub const NOISY_STEAL_SHARE: f64 = 0.02;
 /// The median relative spread (MAD ÷ median) of the figures above which a run is noisy.
 pub const NOISY_RELATIVE_MAD: f64 = 0.03;
 
-/// `aurum bench` and its subcommands.
-pub(crate) fn command(args: BenchArgs, backend: Backend) -> Result<ExitCode, String> {
+/// `aurum bench` and its subcommands. Only the run computes: it alone refuses an invalid
+/// `AURUM_BACKEND`; `compare` and `import-insn` read files and ignore it.
+pub(crate) fn command(args: BenchArgs) -> Result<ExitCode, String> {
     match args.command {
         Some(BenchCommand::Compare(args)) => compare::command(&args),
         Some(BenchCommand::ImportInsn(args)) => insn::command(&args),
-        None => run(&args.run, backend),
+        None => run(&args.run, crate::commands::checked_backend()?),
     }
 }
 

@@ -427,6 +427,45 @@ pub fn check_label(label: &str) -> Result<(), String> {
     }
 }
 
+/// Checks that `date` is a real UTC date and time written `YYYY-MM-DDTHH:MM:SSZ` (what
+/// records hold and `--date` takes): a month of 1 to 12, a day that month has (29 February
+/// in leap years only), an hour below 24, minutes and seconds below 60.
+pub fn check_utc_date(date: &str) -> Result<(), String> {
+    let b = date.as_bytes();
+    let shaped = b.len() == 20
+        && b.iter().enumerate().all(|(i, c)| match i {
+            4 | 7 => *c == b'-',
+            10 => *c == b'T',
+            13 | 16 => *c == b':',
+            19 => *c == b'Z',
+            _ => c.is_ascii_digit(),
+        });
+    if !shaped {
+        return Err("expected YYYY-MM-DDTHH:MM:SSZ".to_string());
+    }
+    // Digits only, checked above.
+    let number = |range: core::ops::Range<usize>| -> u32 { date[range].parse().unwrap_or(0) };
+    let (year, month, day) = (number(0..4), number(5..7), number(8..10));
+    let (hour, minute, second) = (number(11..13), number(14..16), number(17..19));
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return Err(format!("there is no month {month}")),
+    };
+    if day == 0 || day > days {
+        return Err(format!("month {month} of {year} has no day {day}"));
+    }
+    if hour > 23 || minute > 59 || second > 59 {
+        return Err(format!(
+            "{hour:02}:{minute:02}:{second:02} is not a time of day"
+        ));
+    }
+    Ok(())
+}
+
 /// Reads a record: the schema version first (so that a record of another version says so
 /// rather than failing on a field), then the fields, then their ranges.
 pub fn parse(text: &str) -> Result<Record, RecordError> {
@@ -479,6 +518,7 @@ impl Record {
             reason,
         };
         check_label(&self.label).map_err(|e| invalid("label", e))?;
+        check_utc_date(&self.date).map_err(|e| invalid("date", format!("{:?}: {e}", self.date)))?;
         if self.machine.logical_cpus == 0 {
             return Err(invalid("machine.logical_cpus", "must be at least 1".into()));
         }

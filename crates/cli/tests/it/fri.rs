@@ -123,11 +123,28 @@ fn fri_the_verifier_states_the_shape_parameters_and_root() {
         );
         assert!(stdout(&out).contains(field), "{field}: {}", stdout(&out));
     }
-    // Another root: the file's cap does not lead to it.
+    // Another root: the file's root claim differs from it.
     let wrong_root = format!("0x{:016x},{}", 12345u64, root.split_once(',').unwrap().1);
     let out = verify(&path, &wrong_root, &SMALL);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    assert!(stdout(&out).contains("INVALID: cap"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with("INVALID: proof field `root`"),
+        "{}",
+        stdout(&out)
+    );
+    // A file claiming that root too: its cap does not lead to it.
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    file["root"] = serde_json::json!(wrong_root);
+    let claims_wrong_root = temp("claims-wrong-root.json");
+    std::fs::write(&claims_wrong_root, file.to_string()).unwrap();
+    let out = verify(&claims_wrong_root, &wrong_root, &SMALL);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with("INVALID: proof field `cap`"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -171,7 +188,11 @@ fn fri_tampered_proof_files_are_rejected() {
     std::fs::write(&bad, file.to_string()).unwrap();
     let out = verify(&bad, &root, &statement);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).contains("INVALID: cap"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with("INVALID: proof field `cap`"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -258,4 +279,230 @@ fn fri_an_input_file_of_power_of_two_rows_is_committed() {
     // Three columns do not divide the 128 values into whole rows.
     let out = aurum(&["fri", "--input", path.to_str().unwrap(), "--cols", "3"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// The proof file at `path` as JSON, to alter.
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Writes `value` to a new file `name` and returns its path.
+fn write_json(name: &str, value: &serde_json::Value) -> std::path::PathBuf {
+    let path = temp(name);
+    std::fs::write(&path, value.to_string()).unwrap();
+    path
+}
+
+/// Exit status 1, `INVALID: proof field `FIELD`: …` on stdout, nothing reported as valid.
+fn assert_rejected_claim(out: &Output, field: &str) {
+    let text = stdout(out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(out));
+    assert!(
+        text.starts_with(&format!("INVALID: proof field `{field}`: ")),
+        "{field}: {text}"
+    );
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(!text.contains("valid\""), "{text}");
+}
+
+#[test]
+fn fri_opened_values_must_have_the_statements_shape() {
+    let path = temp("shape.json");
+    let report = prove_small(&path, &[]);
+    let root = report["root"].as_str().unwrap().to_string();
+    let original = read_json(&path);
+    let json_args = [&SMALL[..], &["--json"]].concat();
+
+    // Values at a third point the verifier never draws: they would be reported as proven.
+    let mut extra = original.clone();
+    let first = extra["opened_values"][0].clone();
+    extra["opened_values"].as_array_mut().unwrap().push(first);
+    let out = verify(&write_json("extra-point.json", &extra), &root, &json_args);
+    assert_rejected_claim(&out, "opened_values");
+    assert!(stdout(&out).contains("values at 3 points, the verifier draws 2"));
+
+    // Values at one point only.
+    let mut fewer = original.clone();
+    fewer["opened_values"].as_array_mut().unwrap().pop();
+    let out = verify(&write_json("fewer-points.json", &fewer), &root, &SMALL);
+    assert_rejected_claim(&out, "opened_values");
+
+    // A fourth value at the second point; two values at the first.
+    let mut wide = original.clone();
+    let value = wide["opened_values"][1][0].clone();
+    wide["opened_values"][1].as_array_mut().unwrap().push(value);
+    let out = verify(&write_json("extra-column.json", &wide), &root, &SMALL);
+    assert_rejected_claim(&out, "opened_values[1]");
+    assert!(stdout(&out).contains("4 values, the verifier states 3 columns"));
+    let mut narrow = original.clone();
+    narrow["opened_values"][0].as_array_mut().unwrap().pop();
+    let out = verify(&write_json("fewer-columns.json", &narrow), &root, &SMALL);
+    assert_rejected_claim(&out, "opened_values[0]");
+
+    // A genuine proof of a 256 × 2 matrix, claimed (and checked) as 256 × 3: the root does
+    // not say how many columns the tree has, so only the values' count can tell.
+    let two = temp("two-columns.json");
+    let report = json(&aurum(&[
+        "fri",
+        "--json",
+        "--rows",
+        "256",
+        "--cols",
+        "2",
+        "--params",
+        "testing",
+        "--out",
+        two.to_str().unwrap(),
+    ]));
+    let two_root = report["root"].as_str().unwrap().to_string();
+    let mut forged = read_json(&two);
+    forged["cols"] = serde_json::json!(3);
+    let out = verify(&write_json("forged-cols.json", &forged), &two_root, &SMALL);
+    assert_rejected_claim(&out, "opened_values[0]");
+    // The genuine file, against its own statement, verifies.
+    let out = verify(
+        &two,
+        &two_root,
+        &["--rows", "256", "--cols", "2", "--params", "testing"],
+    );
+    assert!(out.status.success(), "{}", stdout(&out));
+}
+
+#[test]
+fn fri_the_files_root_claim_is_compared_with_the_trusted_root() {
+    let path = temp("root-claim.json");
+    let report = prove_small(&path, &["--cap-height", "1"]);
+    let root = report["root"].as_str().unwrap().to_string();
+    let statement = [&SMALL[..], &["--cap-height", "1"]].concat();
+    let mut file = read_json(&path);
+    file["root"] = serde_json::json!("0x1,0x2,0x3,0x4");
+    let out = verify(&write_json("other-root.json", &file), &root, &statement);
+    assert_rejected_claim(&out, "root");
+    assert!(
+        stdout(&out).contains(&format!(
+            "the file says 0x0000000000000001,0x0000000000000002,0x0000000000000003,\
+             0x0000000000000004, the verifier states {root}"
+        )),
+        "{}",
+        stdout(&out)
+    );
+    // A root that is not a digest: a malformed file.
+    file["root"] = serde_json::json!("not a root");
+    let out = verify(&write_json("bad-root.json", &file), &root, &statement);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(stderr(&out).contains("root"), "{}", stderr(&out));
+}
+
+#[test]
+fn fri_verify_json_reports_only_what_was_verified() {
+    let path = temp("report.json");
+    let report = prove_small(&path, &["--points", "3"]);
+    let root = report["root"].as_str().unwrap().to_string();
+    let statement = [&SMALL[..], &["--points", "3", "--json"]].concat();
+    let out = verify(&path, &root, &statement);
+    let verified = json(&out);
+    let keys: Vec<&str> = verified
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "cap_height",
+            "cols",
+            "opened_values",
+            "opening_points",
+            "params",
+            "points",
+            "preset",
+            "root",
+            "rows",
+            "seconds",
+            "valid"
+        ]
+    );
+    assert_eq!(verified["valid"], true);
+    assert_eq!(verified["root"], root.as_str());
+    assert_eq!(
+        (&verified["rows"], &verified["cols"], &verified["points"]),
+        (&256.into(), &3.into(), &3.into())
+    );
+    assert_eq!(verified["params"], report["params"]);
+    // The values are the file's, exactly the statement's three points by three columns, at
+    // the points the verifier drew.
+    let file = read_json(&path);
+    assert_eq!(verified["opened_values"], file["opened_values"]);
+    let values = verified["opened_values"].as_array().unwrap();
+    assert_eq!(values.len(), 3);
+    assert!(values.iter().all(|v| v.as_array().unwrap().len() == 3));
+    let points = verified["opening_points"].as_array().unwrap();
+    assert_eq!(points.len(), 3);
+    assert!(points.iter().all(|p| p.as_array().unwrap().len() == 2));
+}
+
+#[test]
+fn fri_cap_height_above_the_lde_tree_is_refused_like_commit() {
+    // 16 rows, blow-up 2^1 (benchmark): an LDE tree of 32 leaves, depth 5.
+    for args in [
+        &["fri", "--rows", "16", "--cap-height", "20"][..],
+        &["fri", "--rows", "16", "--cap-height", "6"],
+        &[
+            "fri",
+            "verify",
+            "--proof",
+            "/nonexistent.json",
+            "--root",
+            "0x0,0x0,0x0,0x0",
+            "--rows",
+            "16",
+            "--cap-height",
+            "6",
+        ],
+    ] {
+        let out = aurum(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stdout(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("error: cap height ") && err.contains("exceeds the depth 5"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // Commit's message for the same tree.
+    let out = aurum(&["--rows", "32", "--cap-height", "6"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cap height 6 exceeds the depth 5 of a tree of 32 leaves"));
+    // The whole LDE layer as the cap is allowed, and verifies.
+    let path = temp("full-cap.json");
+    let report = json(&aurum(&[
+        "fri",
+        "--json",
+        "--rows",
+        "16",
+        "--cap-height",
+        "5",
+        "--num-queries",
+        "2",
+        "--query-pow-bits",
+        "0",
+        "--out",
+        path.to_str().unwrap(),
+    ]));
+    let out = verify(
+        &path,
+        report["root"].as_str().unwrap(),
+        &[
+            "--rows",
+            "16",
+            "--cap-height",
+            "5",
+            "--num-queries",
+            "2",
+            "--query-pow-bits",
+            "0",
+        ],
+    );
+    assert!(out.status.success(), "{}", stdout(&out));
 }

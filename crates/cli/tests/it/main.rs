@@ -5,6 +5,7 @@
 mod bench;
 mod cli;
 mod common;
+mod consistency;
 mod docs;
 mod fri;
 mod outputs;

@@ -7,5 +7,6 @@ mod cli;
 mod common;
 mod docs;
 mod fri;
+mod inputs;
 mod proof_mutation;
 mod tree_file;

@@ -213,15 +213,10 @@ fn a_fifo_without_a_writer_is_refused_as_every_input() {
     let fifo = fifo("no-writer.fifo");
     for run in every_reader_of(&fifo, &g) {
         let args: Vec<&str> = run.iter().map(String::as_str).collect();
-        let start = Instant::now();
+        // Refused before any read: no writer is waited for (a blocked run fails the test at
+        // the deadline).
         let out = aurum_with_deadline(&args);
         refused(&out, &[path_str(&fifo), "is a FIFO, not a regular file"]);
-        // Refused before any read: no writer is waited for.
-        assert!(
-            start.elapsed() < DEADLINE,
-            "{args:?} took {:?}",
-            start.elapsed()
-        );
     }
 }
 

@@ -241,7 +241,7 @@ fn commit_with<C: MerkleConfig>(
 ) -> Result<Committed, String> {
     let permutations = shape.permutations(|len| config.leaf().permutations(len));
     if let MatrixSource::Random { .. } = source {
-        let values = source.load()?;
+        let values = source.load(shape.max_height())?;
         let (root, cap, elapsed) = commit_in_memory(config, &values, source.cols(), cap_height)?;
         return Ok(Committed {
             root,
@@ -425,7 +425,8 @@ fn write_proof(out: AtomicFile, file: &ProofFile) -> Result<(), String> {
 fn open_from_tree_file(args: &OpenArgs, path: &Path, out: AtomicFile) -> Result<ExitCode, String> {
     let start = Instant::now();
     let in_tree = |e: StoredTreeError| format!("{}: {e}", path.display());
-    let stored = StoredTree::from_file(path).map_err(in_tree)?;
+    // Opened without blocking, and only if it is a regular file (not a FIFO, a device).
+    let stored = StoredTree::from_open_file(input::open_regular(path)?).map_err(in_tree)?;
     let info = stored.info().clone();
     let preset: Preset = info.config_name.parse().map_err(|_| {
         format!(
@@ -538,7 +539,8 @@ fn open_with<C: MerkleConfig>(
     cap_height: usize,
     index: usize,
 ) -> Result<ProofFile, String> {
-    let values = source.load()?;
+    // Exactly the rows the file's size gave: `aurum open` reads no further than `commit` does.
+    let values = source.load(shape.max_height())?;
     let matrix = Matrix::new(&values, source.cols()).map_err(|e| e.to_string())?;
     if matrix.dimensions() != shape.dims()[0] {
         return Err(format!(
@@ -557,20 +559,29 @@ fn open_with<C: MerkleConfig>(
     })
 }
 
-/// The contents of `path`, refused when larger than `limit` bytes.
+/// The contents of `path`, a regular file (anything else is refused without being read or
+/// waited on: [`input::open_regular`]), refused when larger than `limit` bytes — by its size
+/// before reading, and by what is read (a file that grows meanwhile).
 pub(crate) fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     let fail = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-    let file = std::fs::File::open(path).map_err(fail)?;
+    let too_large = || {
+        format!(
+            "{} is larger than {} MiB, more than any file aurum writes",
+            path.display(),
+            limit >> 20
+        )
+    };
+    let file = input::open_regular_with(path, 0).map_err(|e| e.message(path, "read"))?;
+    let len = file.metadata().map_err(fail)?.len();
+    if len > limit {
+        return Err(too_large());
+    }
     let mut contents = Vec::new();
     file.take(limit.saturating_add(1))
         .read_to_end(&mut contents)
         .map_err(fail)?;
     if contents.len() as u64 > limit {
-        return Err(format!(
-            "{} is larger than {} MiB, more than any file aurum writes",
-            path.display(),
-            limit >> 20
-        ));
+        return Err(too_large());
     }
     Ok(contents)
 }

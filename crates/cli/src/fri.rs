@@ -389,8 +389,33 @@ pub(crate) fn commit_and_open(
     .map(|proved| proved.timings)
 }
 
+/// The most proof-of-work bits `aurum fri` grinds in one phase. A search for `b` bits takes
+/// about `2^b` permutations: 2^32 is about 13 minutes on one core (and the search runs on
+/// every thread); each bit more doubles that, and 63 — which the library and Plonky3's
+/// verifier accept — would grind for tens of thousands of years (docs/cli.md). `aurum fri
+/// verify` checks a witness with one permutation, so it accepts what the library does.
+pub const MAX_POW_BITS: u64 = 32;
+
+/// Refuses proof of work that would not finish (see [`MAX_POW_BITS`]), before any work.
+fn check_pow_bits(statement: &FriStatementArgs) -> Result<(), String> {
+    for (flag, bits) in [
+        ("--batch-pow-bits", statement.batch_pow_bits),
+        ("--commit-pow-bits", statement.commit_pow_bits),
+        ("--query-pow-bits", statement.query_pow_bits),
+    ] {
+        if let Some(bits) = bits.filter(|&bits| bits > MAX_POW_BITS) {
+            return Err(format!(
+                "{flag} {bits}: aurum fri grinds at most {MAX_POW_BITS} bits of proof of work \
+                 per phase (2^{bits} permutations would not finish)"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `aurum fri`.
 pub(crate) fn prove(args: FriProveArgs, backend: Backend) -> Result<ExitCode, String> {
+    check_pow_bits(&args.statement)?;
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
         builder = builder.num_threads(to_usize("--threads", t)?);
@@ -436,7 +461,7 @@ pub(crate) fn prove(args: FriProveArgs, backend: Backend) -> Result<ExitCode, St
     let proved = pool.install(|| {
         let values = match &source {
             MatrixSource::Random { rows, cols, seed } => random_matrix(*rows, *cols, *seed)?,
-            other => other.load()?,
+            other => other.load(statement.rows)?,
         };
         with_fri_preset!(statement.preset, |config, challenger| prove_with(
             config,

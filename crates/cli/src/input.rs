@@ -60,12 +60,9 @@ pub fn random_matrix(rows: usize, cols: usize, seed: u64) -> Result<Vec<Goldiloc
         .checked_mul(cols)
         .ok_or_else(|| format!("{rows} × {cols} elements overflow"))?;
     let mut values: Vec<Goldilocks> = Vec::new();
-    values.try_reserve_exact(len).map_err(|_| {
-        format!(
-            "cannot allocate {rows} × {cols} elements ({} MiB)",
-            len.saturating_mul(8) >> 20
-        )
-    })?;
+    values
+        .try_reserve_exact(len)
+        .map_err(|_| out_of_memory("the matrix", len.saturating_mul(8)))?;
     (0..len)
         .into_par_iter()
         .map(random_element(seed))
@@ -124,8 +121,110 @@ pub fn write_random_matrix(
     Ok(())
 }
 
+/// The one-line reason of an allocation that failed: `not enough memory for WHAT: needs N
+/// MiB` (N rounded up), as the libraries' `OutOfMemory` errors say it.
+#[must_use]
+pub fn out_of_memory(what: &str, bytes: usize) -> String {
+    format!(
+        "not enough memory for {what}: needs {} MiB",
+        bytes.div_ceil(1 << 20)
+    )
+}
+
+/// What a file that is not a regular one is, for messages.
+fn file_kind(file_type: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if file_type.is_dir() {
+        "a directory"
+    } else if file_type.is_fifo() {
+        "a FIFO"
+    } else if file_type.is_char_device() {
+        "a character device"
+    } else if file_type.is_block_device() {
+        "a block device"
+    } else if file_type.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+/// `Ok` for a regular file; otherwise the one-line refusal naming `path` and what it is.
+fn check_regular(path: &Path, metadata: &std::fs::Metadata) -> Result<(), String> {
+    if metadata.is_file() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} is {}, not a regular file",
+            path.display(),
+            file_kind(metadata.file_type())
+        ))
+    }
+}
+
+/// `path` opened for reading with `flags` added, never blocking in `open()` itself
+/// (`O_NONBLOCK`, which reads of a regular file ignore).
+fn open_nonblocking(path: &Path, flags: i32) -> std::io::Result<File> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | flags)
+            .open(path)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        // Elsewhere the type checked before opening is the guard.
+        let _ = flags;
+        File::open(path)
+    }
+}
+
+/// Opens an input (a matrix, proof, commitment, tree file, record) for reading: only a regular
+/// file (links followed) is one. A FIFO, a directory or a device is refused with one line
+/// naming the path and what it is — checked before opening, so that nothing waits for a FIFO's
+/// writer or reads a device without end, and again on the opened file (`fstat`), so that
+/// nothing swapped in between is read either; the open itself never blocks (`O_NONBLOCK`).
+/// Standard input is not an input: every reader needs the size or a seekable file.
+///
+/// # Errors
+/// A file that cannot be opened, or is not a regular file.
+pub fn open_regular(path: &Path) -> Result<File, String> {
+    open_regular_with(path, 0).map_err(|e| e.message(path, "open"))
+}
+
+/// Why [`open_regular_with`] gave no file.
+#[derive(Debug)]
+pub(crate) enum OpenFailure {
+    /// Not a regular file: the one-line refusal.
+    NotRegular(String),
+    /// The file could not be examined or opened.
+    Io(std::io::Error),
+}
+
+impl OpenFailure {
+    /// The one-line message: the refusal, or `cannot VERB PATH: REASON`.
+    pub(crate) fn message(self, path: &Path, verb: &str) -> String {
+        match self {
+            OpenFailure::NotRegular(refusal) => refusal,
+            OpenFailure::Io(e) => format!("cannot {verb} {}: {e}", path.display()),
+        }
+    }
+}
+
+/// [`open_regular`] with `flags` added to the open.
+pub(crate) fn open_regular_with(path: &Path, flags: i32) -> Result<File, OpenFailure> {
+    let before = std::fs::metadata(path).map_err(OpenFailure::Io)?;
+    check_regular(path, &before).map_err(OpenFailure::NotRegular)?;
+    let file = open_nonblocking(path, flags).map_err(OpenFailure::Io)?;
+    let opened = file.metadata().map_err(OpenFailure::Io)?;
+    check_regular(path, &opened).map_err(OpenFailure::NotRegular)?;
+    Ok(file)
+}
+
 pub(crate) fn open(path: &Path) -> Result<(File, u64), String> {
-    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let file = open_regular(path)?;
     let len = file
         .metadata()
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?
@@ -161,28 +260,26 @@ pub struct SequentialReader {
 }
 
 impl SequentialReader {
-    /// Opens `path`.
+    /// Opens `path`, a regular file (anything else is refused as [`open_regular`] refuses
+    /// it).
     ///
     /// # Errors
-    /// When the file cannot be opened.
+    /// When the file cannot be opened or is not a regular file.
     pub fn open(path: &Path) -> Result<Self, String> {
-        let fail = |e: std::io::Error| format!("cannot open {}: {e}", path.display());
         #[cfg(target_os = "linux")]
-        let direct = {
-            use std::os::unix::fs::OpenOptionsExt;
-            std::fs::OpenOptions::new()
-                .read(true)
-                .custom_flags(libc::O_DIRECT)
-                .open(path)
-                .ok()
+        let direct = match open_regular_with(path, libc::O_DIRECT) {
+            Ok(file) => Some(file),
+            Err(OpenFailure::NotRegular(refusal)) => return Err(refusal),
+            // Direct reads refused here (tmpfs, some network file systems): ordinary ones.
+            Err(OpenFailure::Io(_)) => None,
         };
         #[cfg(not(target_os = "linux"))]
         let direct: Option<File> = None;
         let (file, direct) = match direct {
             Some(file) => (file, true),
-            None => (File::open(path).map_err(fail)?, false),
+            None => (open_regular(path)?, false),
         };
-        Ok(Self {
+        let mut reader = Self {
             file,
             direct,
             storage: Vec::new(),
@@ -190,7 +287,13 @@ impl SequentialReader {
             pos: 0,
             filled: 0,
             at_end: false,
-        })
+        };
+        if direct {
+            reader.storage = zeroed_bytes(DIRECT_READ + DIRECT_ALIGN, "the read buffer")?;
+            let start = reader.storage.as_ptr().align_offset(DIRECT_ALIGN);
+            reader.window = start..start + DIRECT_READ;
+        }
+        Ok(reader)
     }
 
     /// Whether reads bypass the page cache.
@@ -203,11 +306,6 @@ impl SequentialReader {
     fn refill(&mut self) -> std::io::Result<bool> {
         if self.at_end {
             return Ok(false);
-        }
-        if self.storage.is_empty() {
-            self.storage = vec![0u8; DIRECT_READ + DIRECT_ALIGN];
-            let start = self.storage.as_ptr().align_offset(DIRECT_ALIGN);
-            self.window = start..start + DIRECT_READ;
         }
         let buf = &mut self.storage[self.window.clone()];
         // Every read but the last fills the window, so the file offset stays aligned; a
@@ -252,6 +350,25 @@ impl Read for SequentialReader {
         self.pos += n;
         Ok(n)
     }
+}
+
+/// `len` zero bytes, or [`out_of_memory`] naming `what`.
+fn zeroed_bytes(len: usize, what: &str) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(len)
+        .map_err(|_| out_of_memory(what, len))?;
+    bytes.resize(len, 0);
+    Ok(bytes)
+}
+
+/// An empty vector with room for `len` elements, or [`out_of_memory`] naming `what`.
+fn elements_with_capacity(len: usize, what: &str) -> Result<Vec<Goldilocks>, String> {
+    let mut values = Vec::new();
+    values
+        .try_reserve_exact(len)
+        .map_err(|_| out_of_memory(what, len.saturating_mul(8)))?;
+    Ok(values)
 }
 
 /// Reads as many bytes as fit `buf`, short only at the end of the input.
@@ -312,8 +429,8 @@ pub fn read_u64_rows(
 ) -> Result<(), String> {
     let row = row_bytes(cols, 8)?;
     let rows_per_read = (READ_ELEMENTS / cols).max(1);
-    let mut buf = vec![0u8; rows_per_read * row];
-    let mut values = Vec::with_capacity(rows_per_read * cols);
+    let mut buf = zeroed_bytes(rows_per_read * row, "the read buffer")?;
+    let mut values = elements_with_capacity(rows_per_read * cols, "the read buffer")?;
     let mut rows_done = 0usize;
     let mut bytes_done = 0u64;
     loop {
@@ -354,8 +471,8 @@ pub fn read_byte_rows(
 ) -> Result<(), String> {
     let row = row_bytes(cols, BYTES_PER_ELEMENT)?;
     let rows_per_read = (READ_ELEMENTS / cols).max(1);
-    let mut buf = vec![0u8; rows_per_read * row];
-    let mut values = Vec::with_capacity(rows_per_read * cols);
+    let mut buf = zeroed_bytes(rows_per_read * row, "the read buffer")?;
+    let mut values = elements_with_capacity(rows_per_read * cols, "the read buffer")?;
     let mut bytes_done = 0u64;
     loop {
         let n = read_full(&mut reader, &mut buf).map_err(|e| {
@@ -491,7 +608,7 @@ impl MatrixSource {
             MatrixSource::U64File { path, .. } => {
                 let (file, _) = open(path)?;
                 // elements · 8 ≤ limit: no overflow, and the offset is below the file's length.
-                let mut buf = vec![0u8; elements * 8];
+                let mut buf = zeroed_bytes(elements * 8, "the block's rows")?;
                 read_at(path, &file, &mut buf, (rows.start * cols * 8) as u64)?;
                 buf.chunks_exact(8)
                     .enumerate()
@@ -513,7 +630,7 @@ impl MatrixSource {
                 let row = cols * BYTES_PER_ELEMENT;
                 let start = (rows.start * row) as u64;
                 // The matrix's bytes: the file's, then 0x01, then zeros to a whole row.
-                let mut buf = vec![0u8; elements * BYTES_PER_ELEMENT];
+                let mut buf = zeroed_bytes(elements * BYTES_PER_ELEMENT, "the block's rows")?;
                 let in_file = len.saturating_sub(start).min(buf.len() as u64) as usize;
                 read_at(path, &file, &mut buf[..in_file], start)?;
                 if let Some(marker) = len.checked_sub(start).filter(|&m| m < buf.len() as u64) {
@@ -524,19 +641,88 @@ impl MatrixSource {
         }
     }
 
-    /// The whole matrix in memory.
-    pub fn load(&self) -> Result<Vec<Goldilocks>, String> {
-        if let MatrixSource::Random { rows, cols, seed } = self {
-            return random_matrix(*rows, *cols, *seed);
+    /// The whole matrix in memory. A file's must have exactly `rows` rows, the height
+    /// [`MatrixSource::rows`] gave from its size before the work: the memory is reserved
+    /// first, reading stops as soon as the file goes past that height (one that grows while it
+    /// is read), and a file that ends short is an error too — nothing beyond what the size
+    /// implies is read or held.
+    pub fn load(&self, rows: usize) -> Result<Vec<Goldilocks>, String> {
+        let cols = self.cols();
+        if let MatrixSource::Random {
+            rows: generated,
+            seed,
+            ..
+        } = self
+        {
+            return random_matrix(*generated, cols, *seed);
         }
-        let mut all = Vec::new();
-        self.stream_rows(|rows, _| {
-            all.try_reserve(rows.len())
-                .map_err(|_| "not enough memory to hold the matrix".to_string())?;
-            all.extend_from_slice(rows);
+        let len = rows
+            .checked_mul(cols)
+            .ok_or_else(|| format!("{rows} × {cols} elements overflow"))?;
+        let mut all: Vec<Goldilocks> = Vec::new();
+        all.try_reserve_exact(len)
+            .map_err(|_| out_of_memory("the matrix", len.saturating_mul(8)))?;
+        let changed = |found: &str| {
+            format!("the file changed while it was read: {found} rows where its size gave {rows}")
+        };
+        self.stream_rows(|piece, _| {
+            if piece.len() > len - all.len() {
+                return Err(changed(&format!("more than {rows}")));
+            }
+            all.extend_from_slice(piece);
             Ok(())
         })?;
+        if all.len() != len {
+            let path = match self {
+                MatrixSource::U64File { path, .. } | MatrixSource::BytesFile { path, .. } => path,
+                MatrixSource::Random { .. } => unreachable!("generated above"),
+            };
+            return Err(format!(
+                "{}: {}",
+                path.display(),
+                changed(&(all.len() / cols).to_string())
+            ));
+        }
         Ok(all)
+    }
+}
+
+#[cfg(test)]
+mod load_tests {
+    use super::*;
+
+    /// `load` holds exactly the rows the size gave: a file that grew or shrank since (here: a
+    /// height other than its own) is an error, read no further than one piece past it.
+    #[test]
+    fn load_reads_exactly_the_planned_rows() {
+        let dir = std::env::temp_dir().join(format!("aurum-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("ten-rows.bin");
+        let words: Vec<u8> = (0..30u64).flat_map(|v| v.to_le_bytes()).collect();
+        std::fs::write(&path, words).unwrap();
+        let source = MatrixSource::U64File {
+            path: path.clone(),
+            cols: 3,
+        };
+        assert_eq!(source.rows().unwrap(), 10);
+        let values = source.load(10).unwrap();
+        assert_eq!(values.len(), 30);
+        assert_eq!(values[29].as_canonical_u64(), 29);
+        let grew = source.load(4).unwrap_err();
+        assert!(
+            grew.contains("more than 4 rows where its size gave 4"),
+            "{grew}"
+        );
+        let shrank = source.load(12).unwrap_err();
+        assert!(
+            shrank.contains("10 rows where its size gave 12"),
+            "{shrank}"
+        );
+        let bytes = MatrixSource::BytesFile { path, cols: 1 };
+        // 240 bytes and the end marker: 35 elements of 7 bytes.
+        assert_eq!(bytes.load(35).unwrap().len(), 35);
+        assert!(bytes.load(34).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 

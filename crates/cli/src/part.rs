@@ -215,7 +215,7 @@ mod tests {
     /// parts' nodes complete to the in-memory tree's root and cap.
     fn check_source(source: &MatrixSource) {
         let height = source.rows().unwrap();
-        let whole = source.load().unwrap();
+        let whole = source.load(height).unwrap();
         let cols = source.cols();
         assert_eq!(whole.len(), height * cols);
         let config = config::poseidon2_w8();

@@ -56,7 +56,7 @@ pub(crate) fn fold_codeword(
     codeword: &[Goldilocks2],
     log_arity: usize,
     beta: Goldilocks2,
-) -> Vec<Goldilocks2> {
+) -> Result<Vec<Goldilocks2>, crate::NoMemory> {
     let arity = 1usize << log_arity;
     let log_n = codeword.len().trailing_zeros() as usize;
     let rows = codeword.len() >> log_arity;
@@ -74,7 +74,7 @@ pub(crate) fn fold_codeword(
             )
         })
         .collect();
-    let mut folded = vec![Goldilocks2::ZERO; rows];
+    let mut folded = crate::try_zeroed_ext(rows, "the folded codeword")?;
     folded
         .par_chunks_mut(rows_per_task)
         .enumerate()
@@ -97,7 +97,7 @@ pub(crate) fn fold_codeword(
                 });
             }
         });
-    folded
+    Ok(folded)
 }
 
 /// Folds the group of `2^log_arity` values at row `row` of a committed codeword whose folded
@@ -151,7 +151,7 @@ mod tests {
             let log_n = 14 + log_arity;
             let codeword: Vec<Goldilocks2> =
                 (0..1u64 << log_n).map(|i| ext(i ^ 0x5555, i * 3)).collect();
-            let folded = fold_codeword(&codeword, log_arity, beta);
+            let folded = fold_codeword(&codeword, log_arity, beta).unwrap();
             let arity = 1 << log_arity;
             for row in [0, 1, 4095, 4096, 9000, (1 << 14) - 1] {
                 let mut evals = codeword[row * arity..(row + 1) * arity].to_vec();
@@ -171,7 +171,7 @@ mod tests {
                 let n = 1usize << log_n;
                 let codeword: Vec<Goldilocks2> =
                     (0..n as u64).map(|i| ext(i * i + 3, 7 * i + 1)).collect();
-                let folded = fold_codeword(&codeword, log_arity, beta);
+                let folded = fold_codeword(&codeword, log_arity, beta).unwrap();
                 let arity = 1 << log_arity;
                 for row in 0..n >> log_arity {
                     let xs: Vec<Goldilocks> = (0..arity)

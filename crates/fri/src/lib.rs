@@ -23,6 +23,34 @@ pub use proof::{
 pub use schedule::fold_schedule;
 pub use verifier::{PowPhase, VerifyError};
 
+/// Memory the prover could not allocate: what and how many bytes (the public errors carry it
+/// as `OutOfMemory`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NoMemory {
+    pub(crate) what: &'static str,
+    pub(crate) bytes: usize,
+}
+
+/// `len` zero extension elements, allocated zeroed, or [`NoMemory`] naming `what`.
+pub(crate) fn try_zeroed_ext(
+    len: usize,
+    what: &'static str,
+) -> Result<Vec<aurum_goldilocks::Goldilocks2>, NoMemory> {
+    aurum_goldilocks::raw::try_zeroed_vec(len).map_err(|e| NoMemory {
+        what,
+        bytes: e.bytes,
+    })
+}
+
+/// `not enough memory for WHAT: needs N MiB` (N rounded up).
+fn fmt_no_memory(f: &mut core::fmt::Formatter<'_>, what: &str, bytes: usize) -> core::fmt::Result {
+    write!(
+        f,
+        "not enough memory for {what}: needs {} MiB",
+        bytes.div_ceil(1 << 20)
+    )
+}
+
 use aurum_goldilocks::Goldilocks2;
 use aurum_merkle::Commitment;
 

@@ -10,11 +10,12 @@ use aurum_merkle::{
     BuildError, Commitment, Dimensions, Matrix, MatrixError, MerkleConfig, MerkleTree, TreeDigests,
     TreeShape,
 };
-use aurum_ntt::{Ntt, Order};
+use aurum_ntt::{Ntt, NttError, Order};
 use aurum_symmetric::Challenger;
 use aurum_symmetric::challenger::GrindError;
 use tracing::{debug_span, info_span};
 
+use crate::NoMemory;
 use crate::domain::SHIFT;
 use crate::params::{FriParameters, MAX_LOG_DOMAIN, ParamsError};
 use crate::proof::{CommitmentClaim, FriProof, OpenedValues};
@@ -243,6 +244,13 @@ pub enum CommitError {
         /// The largest cap height that commits to every matrix.
         max_cap_height: usize,
     },
+    /// The memory for an LDE or the tree's digests could not be allocated.
+    OutOfMemory {
+        /// What could not be allocated.
+        what: &'static str,
+        /// The bytes asked for.
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for CommitError {
@@ -274,6 +282,22 @@ impl fmt::Display for CommitError {
                 "cap height {cap_height} lies below the layer where shorter matrices join (at \
                  most {max_cap_height} commits to all of them)"
             ),
+            CommitError::OutOfMemory { what, bytes } => crate::fmt_no_memory(f, what, *bytes),
+        }
+    }
+}
+
+impl From<NoMemory> for CommitError {
+    fn from(NoMemory { what, bytes }: NoMemory) -> Self {
+        CommitError::OutOfMemory { what, bytes }
+    }
+}
+
+impl From<BuildError> for CommitError {
+    fn from(e: BuildError) -> Self {
+        match e {
+            BuildError::OutOfMemory { what, bytes } => CommitError::OutOfMemory { what, bytes },
+            e => CommitError::Tree(e),
         }
     }
 }
@@ -338,6 +362,14 @@ pub enum OpenError {
     },
     /// Proof-of-work search failed.
     Grind(GrindError),
+    /// The memory for a codeword, its tree's digests or the rows of an opening could not be
+    /// allocated.
+    OutOfMemory {
+        /// What could not be allocated.
+        what: &'static str,
+        /// The bytes asked for.
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for OpenError {
@@ -382,7 +414,25 @@ impl fmt::Display for OpenError {
                  final height 2^{log_final_height}"
             ),
             OpenError::Grind(e) => e.fmt(f),
+            OpenError::OutOfMemory { what, bytes } => crate::fmt_no_memory(f, what, *bytes),
         }
+    }
+}
+
+/// A multi-opening of a committed tree that failed: only memory can be missing (the indices
+/// are below the tree's height and the cap height was checked at commit).
+pub(crate) fn open_multi_error(e: aurum_merkle::OpenError) -> OpenError {
+    match e {
+        aurum_merkle::OpenError::OutOfMemory { what, bytes } => {
+            OpenError::OutOfMemory { what, bytes }
+        }
+        e => unreachable!("indices below the batch height, cap checked at commit: {e}"),
+    }
+}
+
+impl From<NoMemory> for OpenError {
+    fn from(NoMemory { what, bytes }: NoMemory) -> Self {
+        OpenError::OutOfMemory { what, bytes }
     }
 }
 
@@ -523,7 +573,7 @@ impl<C: MerkleConfig> FriPcs<C> {
             }
         }
         let ntt = Ntt::default();
-        Ok(matrices
+        matrices
             .into_iter()
             .map(|m| {
                 let height = m.values.len() / m.width;
@@ -545,14 +595,19 @@ impl<C: MerkleConfig> FriPcs<C> {
                         SHIFT * m.shift.inverse(),
                         Order::BitReversed,
                     )
-                    .expect("shapes checked above");
-                Committed {
+                    .map_err(|e| match e {
+                        NttError::OutOfMemory { what, bytes } => {
+                            CommitError::OutOfMemory { what, bytes }
+                        }
+                        e => unreachable!("shapes checked above: {e}"),
+                    })?;
+                Ok(Committed {
                     lde,
                     width: m.width,
                     log_height,
-                }
+                })
             })
-            .collect())
+            .collect()
     }
 
     fn commit_ldes_checked(
@@ -575,8 +630,7 @@ impl<C: MerkleConfig> FriPcs<C> {
         }
         let dropped = INPUT_DROPPED_LAYERS.min(shape.depth() - cap_height);
         let tree = debug_span!("build merkle tree", dimensions = %Shapes(&dims))
-            .in_scope(|| MerkleTree::with_dropped_layers(&self.config, views, dropped))
-            .map_err(CommitError::Tree)?;
+            .in_scope(|| MerkleTree::with_dropped_layers(&self.config, views, dropped))?;
         let commitment = tree
             .commitment(cap_height)
             .expect("cap height checked against the tree");
@@ -676,7 +730,7 @@ impl<C: MerkleConfig> FriPcs<C> {
             // `reduce matrix quotient` and `compress mat`.
             debug_span!("reduced openings", matrices = quotients.len())
                 .in_scope(|| quotient::reduced_openings(&quotients, alpha))
-        });
+        })?;
         let log_max_height = inputs[0].0;
         // Plonky3's `prove_fri`: the commit phase, the query proof of work, the query phase.
         let fri_prover = info_span!("FRI prover").entered();
@@ -706,15 +760,15 @@ impl<C: MerkleConfig> FriPcs<C> {
                 let indices: Vec<usize> = low_degree.indices.iter().map(|i| i >> shift).collect();
                 let depth = tree.shape().depth();
                 tree.open_multi(&indices, effective_cap_height(self.cap_height, depth))
-                    .expect("indices below the batch height, cap checked at commit")
+                    .map_err(open_multi_error)
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         let commit_phase_openings = prover::answer_queries(
             &self.config,
             self.cap_height,
             low_degree.rounds,
             &low_degree.indices,
-        );
+        )?;
         drop(query_phase);
         drop(fri_prover);
         timings.queries += openings_start.elapsed();

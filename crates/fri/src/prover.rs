@@ -2,16 +2,17 @@
 //! committing to every codeword it folds, then answer the queries.
 
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
-use aurum_merkle::{Commitment, Matrix, MerkleConfig, MerkleTree, MultiOpening, TreeDigests};
+use aurum_merkle::{
+    BuildError, Commitment, Matrix, MerkleConfig, MerkleTree, MultiOpening, TreeDigests,
+};
 use aurum_ntt::{Ntt, Order};
 use aurum_symmetric::Challenger;
-use aurum_symmetric::challenger::GrindError;
 use rayon::prelude::*;
 use tracing::{debug_span, info_span};
 
 use crate::fold::fold_codeword;
 use crate::params::FriParameters;
-use crate::pcs::{Shapes, Timings, timed};
+use crate::pcs::{OpenError, Shapes, Timings, open_multi_error, timed};
 use crate::proof::CommitPhaseOpening;
 use crate::transcript::{FriShape, fri_seed};
 
@@ -67,7 +68,7 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
     inputs: Vec<(usize, Vec<Goldilocks2>)>,
     challenger: &mut Ch,
     timings: &mut Timings,
-) -> Result<LowDegreeProof, GrindError> {
+) -> Result<LowDegreeProof, OpenError> {
     let commit_phase_start = std::time::Instant::now();
     let grinding_before = timings.grinding;
     let heights: Vec<usize> = inputs.iter().map(|(h, _)| *h).collect();
@@ -89,7 +90,10 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
         let matrix = codeword_matrix(&folded, log_arity);
         let tree = debug_span!("build merkle tree", dimensions = %Shapes(&[matrix.dimensions()]))
             .in_scope(|| MerkleTree::with_dropped_layers(config, vec![matrix], dropped))
-            .expect("a codeword of 2^k ≤ 2^32 groups is a valid tree");
+            .map_err(|e| match e {
+                BuildError::OutOfMemory { what, bytes } => OpenError::OutOfMemory { what, bytes },
+                e => unreachable!("a codeword of 2^k ≤ 2^32 groups is a valid tree: {e}"),
+            })?;
         let commitment = tree
             .commitment(cap_height)
             .expect("one matrix: every cap height up to the depth commits to it");
@@ -102,7 +106,7 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
         })?);
         let beta = challenger.sample_ext();
         let mut next =
-            debug_span!("fold_matrix").in_scope(|| fold_codeword(&folded, log_arity, beta));
+            debug_span!("fold_matrix").in_scope(|| fold_codeword(&folded, log_arity, beta))?;
         // An input of the folded height joins it, weighted by β^arity.
         if let Some(input) = inputs.next_if(|v| v.len() == next.len()) {
             let weight = beta.exp_u64(1 << log_arity);
@@ -168,7 +172,7 @@ pub(crate) fn answer_queries<C: MerkleConfig>(
     cap_height: usize,
     rounds: Vec<Round>,
     indices: &[usize],
-) -> Vec<CommitPhaseOpening> {
+) -> Result<Vec<CommitPhaseOpening>, OpenError> {
     // The queried positions in each round's codeword.
     let mut positions = Vec::with_capacity(rounds.len());
     let mut current = indices.to_vec();
@@ -188,7 +192,7 @@ pub(crate) fn answer_queries<C: MerkleConfig>(
             let depth = tree.shape().depth();
             let MultiOpening { rows, siblings } = tree
                 .open_multi(&groups, effective_cap_height(cap_height, depth))
-                .expect("group indices are below the folded height");
+                .map_err(open_multi_error)?;
             let sibling_values = rows
                 .iter()
                 .zip(&positions)
@@ -201,10 +205,10 @@ pub(crate) fn answer_queries<C: MerkleConfig>(
                         .collect()
                 })
                 .collect();
-            CommitPhaseOpening {
+            Ok(CommitPhaseOpening {
                 sibling_values,
                 siblings,
-            }
+            })
         })
         .collect()
 }

@@ -70,6 +70,24 @@ pub mod raw {
         crate::backend::layout::zeroed_vec(len)
     }
 
+    /// [`zeroed`], or an error where the memory cannot be had (the allocator has none left, or
+    /// the size overflows the address space), instead of an abort: for buffers whose size
+    /// comes from the caller's input.
+    ///
+    /// # Errors
+    /// [`AllocError`] with the bytes asked for.
+    pub fn try_zeroed<const N: usize>(len: usize) -> Result<Vec<[Goldilocks; N]>, AllocError> {
+        crate::backend::layout::try_zeroed_vec(len)
+    }
+
+    /// [`zeroed_vec`], or an error where the memory cannot be had, instead of an abort.
+    ///
+    /// # Errors
+    /// [`AllocError`] with the bytes asked for.
+    pub fn try_zeroed_vec<T: ZeroedWords>(len: usize) -> Result<Vec<T>, AllocError> {
+        crate::backend::layout::try_zeroed_vec(len)
+    }
+
     /// `v.reserve_exact(additional)`, with the new part of the allocation advised onto
     /// transparent huge pages where the system supports it (Linux): a large buffer grown and
     /// then written in parallel takes far fewer page faults.
@@ -77,7 +95,16 @@ pub mod raw {
         crate::backend::layout::reserve_exact_huge(v, additional);
     }
 
-    pub use crate::backend::layout::ZeroedWords;
+    /// [`reserve_exact_huge`], or an error (the bytes of the whole buffer asked for) where the
+    /// memory cannot be had, instead of an abort; `v` is unchanged then.
+    ///
+    /// # Errors
+    /// [`AllocError`] with the bytes of `v.len() + additional` values.
+    pub fn try_reserve_exact_huge<T>(v: &mut Vec<T>, additional: usize) -> Result<(), AllocError> {
+        crate::backend::layout::try_reserve_exact_huge(v, additional)
+    }
+
+    pub use crate::backend::layout::{AllocError, ZeroedWords};
 }
 
 /// NEON multiplication strategies, public so benchmarks can compare them.

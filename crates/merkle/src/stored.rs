@@ -911,8 +911,18 @@ impl StoredTree {
     /// not canonical or not the stored one) for a file that is not a whole, consistent tree
     /// file.
     pub fn from_file(path: &Path) -> Result<Self, StoredTreeError> {
+        let file = File::open(path).map_err(io_error("reading the tree file"))?;
+        Self::from_open_file(file)
+    }
+
+    /// [`StoredTree::from_file`] for a file the caller opened: one that opened it without
+    /// blocking and checked that it is a regular file (a FIFO would block `open` itself), as
+    /// the `aurum` CLI does.
+    ///
+    /// # Errors
+    /// As [`StoredTree::from_file`].
+    pub fn from_open_file(file: File) -> Result<Self, StoredTreeError> {
         let read = "reading the tree file";
-        let file = File::open(path).map_err(io_error(read))?;
         let len = file.metadata().map_err(io_error(read))?.len();
         let mut fixed = [0u8; FIXED_HEADER];
         if len < FIXED_HEADER as u64 {

@@ -120,6 +120,48 @@ pub enum BuildError {
         /// Layers below the root.
         depth: usize,
     },
+    /// The memory for the digest layers could not be allocated.
+    OutOfMemory {
+        /// What could not be allocated.
+        what: &'static str,
+        /// The bytes asked for.
+        bytes: usize,
+    },
+}
+
+/// What the tree's digest layers are called in the `OutOfMemory` errors.
+const DIGESTS: &str = "the Merkle tree's digests";
+
+/// Digests that could not be allocated: the bytes asked for (the public errors carry it as
+/// `OutOfMemory`).
+pub(crate) struct NoMemory(usize);
+
+impl From<NoMemory> for BuildError {
+    fn from(NoMemory(bytes): NoMemory) -> Self {
+        BuildError::OutOfMemory {
+            what: DIGESTS,
+            bytes,
+        }
+    }
+}
+
+impl From<NoMemory> for OpenError {
+    fn from(NoMemory(bytes): NoMemory) -> Self {
+        OpenError::OutOfMemory {
+            what: DIGESTS,
+            bytes,
+        }
+    }
+}
+
+/// `len` zero digests, allocated zeroed, or the bytes that could not be had.
+fn try_zeroed_digests(len: usize) -> Result<Vec<Digest>, NoMemory> {
+    aurum_goldilocks::raw::try_zeroed(len).map_err(|e| NoMemory(e.bytes))
+}
+
+/// `bytes` in MiB, rounded up (what an out-of-memory message says).
+fn mib(bytes: usize) -> usize {
+    bytes.div_ceil(1 << 20)
 }
 
 impl fmt::Display for BuildError {
@@ -130,6 +172,9 @@ impl fmt::Display for BuildError {
                 f,
                 "cannot drop {requested} digest layers: the tree has only {depth} below its root"
             ),
+            BuildError::OutOfMemory { what, bytes } => {
+                write!(f, "not enough memory for {what}: needs {} MiB", mib(*bytes))
+            }
         }
     }
 }
@@ -167,6 +212,14 @@ pub enum OpenError {
         /// The largest cap height that commits to every matrix.
         max_cap_height: usize,
     },
+    /// The memory for digests to rebuild (a cap below the stored layers, dropped layers
+    /// on a path) could not be allocated.
+    OutOfMemory {
+        /// What could not be allocated.
+        what: &'static str,
+        /// The bytes asked for.
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for OpenError {
@@ -189,6 +242,9 @@ impl fmt::Display for OpenError {
                 "a cap of height {cap_height} lies below the layer where shorter matrices join \
                  and would not commit to them; this tree's caps go up to height {max_cap_height}"
             ),
+            OpenError::OutOfMemory { what, bytes } => {
+                write!(f, "not enough memory for {what}: needs {} MiB", mib(*bytes))
+            }
         }
     }
 }
@@ -249,7 +305,7 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
             matrices: &matrices,
             shape: &shape,
         };
-        let layers = builder.build_all(drop);
+        let layers = builder.build_all(drop)?;
         Ok(Self {
             config,
             matrices,
@@ -289,7 +345,7 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
                     matrices: &self.matrices,
                     shape: &self.shape,
                 };
-                let mut digests = builder.full_layer(layer);
+                let mut digests = builder.full_layer(layer)?;
                 digests.truncate(len);
                 digests
             }
@@ -377,7 +433,7 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
                 let start = block << self.dropped;
                 builder.build_block(start, start + (1 << self.dropped), self.dropped - 1)
             })
-            .collect();
+            .collect::<Result<_, NoMemory>>()?;
         let mut openings = Vec::with_capacity(indices.len());
         for &index in indices {
             let rows = self
@@ -503,62 +559,75 @@ pub(crate) struct Builder<'b, C: MerkleConfig> {
 
 impl<C: MerkleConfig> Builder<'_, C> {
     /// Every layer from `keep_from` to the root, at full length.
-    fn build_all(&self, keep_from: usize) -> Vec<Vec<Digest>> {
+    /// Every layer from `keep_from` to the root, at full length (or the bytes of the first
+    /// layer that cannot be allocated).
+    fn build_all(&self, keep_from: usize) -> Result<Vec<Vec<Digest>>, NoMemory> {
         let depth = self.shape.depth();
         let mut layers = Vec::with_capacity(depth + 1 - keep_from);
-        let mut current = self.leaf_layer(0, self.shape.layer_len(0));
+        let mut current = self.leaf_layer(0, self.shape.layer_len(0))?;
         for j in 1..=depth {
-            let next = self.parent_layer(&current, j, 0, true);
+            let next = self.parent_layer(&current, j, 0, true)?;
             let finished = core::mem::replace(&mut current, next);
             if j > keep_from {
                 layers.push(finished);
             }
         }
         layers.push(current);
-        layers
+        Ok(layers)
     }
 
     /// Layer `j` at full (stored) length.
-    fn full_layer(&self, j: usize) -> Vec<Digest> {
-        let mut current = self.leaf_layer(0, self.shape.layer_len(0));
+    fn full_layer(&self, j: usize) -> Result<Vec<Digest>, NoMemory> {
+        let mut current = self.leaf_layer(0, self.shape.layer_len(0))?;
         for level in 1..=j {
-            current = self.parent_layer(&current, level, 0, true);
+            current = self.parent_layer(&current, level, 0, true)?;
         }
-        current
+        Ok(current)
     }
 
     /// Layers `0..=top` restricted to the block of leaf positions `start..end` (positions at or
     /// past a layer's stored length are padding: zero digests).
-    pub(crate) fn build_block(&self, start: usize, end: usize, top: usize) -> Vec<Vec<Digest>> {
-        let mut layers = vec![self.leaf_layer(start, end)];
+    pub(crate) fn build_block(
+        &self,
+        start: usize,
+        end: usize,
+        top: usize,
+    ) -> Result<Vec<Vec<Digest>>, NoMemory> {
+        let mut layers = vec![self.leaf_layer(start, end)?];
         for j in 1..=top {
-            let next = self.parent_layer(layers.last().expect("non-empty"), j, start >> j, false);
+            let next =
+                self.parent_layer(layers.last().expect("non-empty"), j, start >> j, false)?;
             layers.push(next);
         }
-        layers
+        Ok(layers)
     }
 
     /// Leaf digests for positions `start..end`: rows below the tallest height are hashed,
     /// padding positions are zero.
-    fn leaf_layer(&self, start: usize, end: usize) -> Vec<Digest> {
+    fn leaf_layer(&self, start: usize, end: usize) -> Result<Vec<Digest>, NoMemory> {
         // Zeroed pages, not a fill: the hashing threads touch them first (and only once).
-        let mut out = aurum_goldilocks::raw::zeroed(end - start);
+        let mut out = try_zeroed_digests(end - start)?;
         let real_end = end.min(self.shape.max_height);
         if start < real_end {
             self.hash_rows_of(&self.shape.leaves, start, &mut out[..real_end - start]);
         }
-        out
+        Ok(out)
     }
 
     /// Layer `j` from the layer below it, which starts at position `2 · first`. With `pad`,
     /// extends it with zero digests to its stored length.
-    fn parent_layer(&self, children: &[Digest], j: usize, first: usize, pad: bool) -> Vec<Digest> {
+    fn parent_layer(
+        &self,
+        children: &[Digest],
+        j: usize,
+        first: usize,
+        pad: bool,
+    ) -> Result<Vec<Digest>, NoMemory> {
         let layer = &self.shape.layers[j - 1];
         let count = children.len() / 2;
         // Allocated zeroed at the stored length up front (the padding digest is zero, and
         // growing by one would double the allocation); only `count` are computed below.
-        let mut parents =
-            aurum_goldilocks::raw::zeroed(if pad { layer.len.max(count) } else { count });
+        let mut parents = try_zeroed_digests(if pad { layer.len.max(count) } else { count })?;
         compress_layer(
             self.config.node(),
             &children[..2 * count],
@@ -574,12 +643,12 @@ impl<C: MerkleConfig> Builder<'_, C> {
             // parent ← compress(parent, hash of the injected rows), or compress(parent, 0) past
             // the injected matrices' height.
             let rows = layer.injected_height.saturating_sub(first).min(real);
-            let mut pairs = vec![ZERO_DIGEST; 2 * real];
+            let mut pairs = try_zeroed_digests(2 * real)?;
             for (pair, parent) in pairs.chunks_exact_mut(2).zip(&parents) {
                 pair[0] = *parent;
             }
             if rows > 0 {
-                let mut injected = vec![ZERO_DIGEST; rows];
+                let mut injected = try_zeroed_digests(rows)?;
                 self.hash_rows_of(&layer.injected, first, &mut injected);
                 for (pair, digest) in pairs.chunks_exact_mut(2).zip(injected) {
                     pair[1] = digest;
@@ -592,7 +661,7 @@ impl<C: MerkleConfig> Builder<'_, C> {
             // Zero past `count` already: the stored length, as the layer keeps it.
             parents.truncate(layer.len);
         }
-        parents
+        Ok(parents)
     }
 
     /// `out[i] = leaf hash of the rows first + i of `matrices`, concatenated in order.

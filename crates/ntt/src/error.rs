@@ -60,6 +60,13 @@ pub enum NttError {
     /// The backend requested with [`Ntt::with_backend`](crate::Ntt::with_backend) cannot run
     /// here.
     Backend(BackendError),
+    /// The memory for an output or a scratch buffer could not be allocated.
+    OutOfMemory {
+        /// What could not be allocated.
+        what: &'static str,
+        /// The bytes asked for.
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for NttError {
@@ -100,6 +107,11 @@ impl fmt::Display for NttError {
                 "{generator} does not have multiplicative order exactly 2^32"
             ),
             NttError::Backend(e) => write!(f, "backend: {e}"),
+            NttError::OutOfMemory { what, bytes } => write!(
+                f,
+                "not enough memory for {what}: needs {} MiB",
+                bytes.div_ceil(1 << 20)
+            ),
         }
     }
 }

@@ -19,6 +19,7 @@
 
 use aurum_goldilocks::{Backend, Goldilocks};
 
+use crate::NttError;
 use crate::bitrev;
 use crate::kernels::{Flow, Powers, Rows, Source};
 use crate::narrow;
@@ -126,7 +127,7 @@ pub(crate) fn natural(
     inverse_twiddles: &Twiddles,
     forward_twiddles: &Twiddles,
     backend: Backend,
-) {
+) -> Result<(), NttError> {
     natural_with(
         out,
         coefficients,
@@ -138,7 +139,7 @@ pub(crate) fn natural(
         forward_twiddles,
         backend,
         schedule::WORKING_SET,
-    );
+    )
 }
 
 /// [`natural`] with the forward transform planned for `working_set` (tests shrink it).
@@ -154,7 +155,7 @@ fn natural_with(
     forward_twiddles: &Twiddles,
     backend: Backend,
     working_set: usize,
-) {
+) -> Result<(), NttError> {
     let source = input.map(|src| Source {
         rows: Rows::Copy { src, stride: width },
         powers: None,
@@ -168,7 +169,7 @@ fn natural_with(
         None,
         backend,
         source,
-    );
+    )?;
     let cosets = Source {
         rows: Rows::Cosets {
             coefficients,
@@ -189,6 +190,7 @@ fn natural_with(
         working_set,
         Some(cosets),
     );
+    Ok(())
 }
 
 #[cfg(test)]
@@ -207,8 +209,8 @@ mod tests {
         powers: &[Powers],
     ) -> Vec<Goldilocks> {
         let domain = Domain::PLONKY3;
-        let inv = twiddles(domain.generator(), true, log_n);
-        let fwd = twiddles(domain.generator(), false, log_n);
+        let inv = twiddles(domain.generator(), true, log_n).unwrap();
+        let fwd = twiddles(domain.generator(), false, log_n).unwrap();
         let mut coeffs = vec![Goldilocks::ZERO; input.len()];
         bitrev::gather_bit_reversed(input, &mut coeffs, width, log_n);
         let single = |values: &mut [Goldilocks], tw, flow, source| {
@@ -257,8 +259,8 @@ mod tests {
                 (5, 300),
                 (3, 520),
             ] {
-                let inv = twiddles(domain.generator(), true, log_n);
-                let fwd = twiddles(domain.generator(), false, log_n);
+                let inv = twiddles(domain.generator(), true, log_n).unwrap();
+                let fwd = twiddles(domain.generator(), false, log_n).unwrap();
                 let input = random(width << log_n, (log_n * 131 + width) as u64);
                 for added_bits in 1..=3 {
                     let powers: Vec<Powers> = (0..1u64 << added_bits)
@@ -314,8 +316,8 @@ mod tests {
         let domain = Domain::PLONKY3;
         for backend in Backend::supported() {
             for (log_n, width) in [(1, 2), (6, 4), (7, 8), (5, 9), (4, 128), (5, 300)] {
-                let inv = twiddles(domain.generator(), true, log_n);
-                let fwd = twiddles(domain.generator(), false, log_n);
+                let inv = twiddles(domain.generator(), true, log_n).unwrap();
+                let fwd = twiddles(domain.generator(), false, log_n).unwrap();
                 let input = random(width << log_n, (log_n * 17 + width) as u64);
                 for added_bits in 1..=3 {
                     let cosets = 1usize << added_bits;
@@ -358,7 +360,8 @@ mod tests {
                                 &fwd,
                                 backend,
                                 working_set,
-                            );
+                            )
+                            .unwrap();
                             assert_eq!(
                                 out, expected,
                                 "{backend} 2^{log_n}x{width} +{added_bits} ws {working_set} \

@@ -140,8 +140,7 @@ impl Ntt {
     ) -> Result<(), NttError> {
         let shape = shape::<E>(values.len(), width)?;
         let backend = self.backend()?;
-        self.forward_base(E::as_base_mut(values), shape, output, backend, None);
-        Ok(())
+        self.forward_base(E::as_base_mut(values), shape, output, backend, None)
     }
 
     /// Inverse NTT of every column, in place: the rows are evaluations on `H` in `input`
@@ -155,8 +154,7 @@ impl Ntt {
         let shape = shape::<E>(values.len(), width)?;
         let backend = self.backend()?;
         let inv_n = Goldilocks::ONE.div_2exp(shape.log_height as u64);
-        self.inverse_base(E::as_base_mut(values), shape, input, Some(inv_n), backend);
-        Ok(())
+        self.inverse_base(E::as_base_mut(values), shape, input, Some(inv_n), backend)
     }
 
     /// Forward NTT onto the coset `shift · H`: coefficients in natural order in, evaluations
@@ -179,8 +177,7 @@ impl Ntt {
             rows: Rows::InPlace,
             powers: Some(&powers),
         };
-        self.forward_base(E::as_base_mut(values), shape, output, backend, Some(source));
-        Ok(())
+        self.forward_base(E::as_base_mut(values), shape, output, backend, Some(source))
     }
 
     /// Inverse of [`Ntt::coset_forward`]: evaluations on `shift · H` in `input` order in,
@@ -196,7 +193,7 @@ impl Ntt {
         let shift_inv = shift.try_inverse().ok_or(NttError::ZeroShift)?;
         let backend = self.backend()?;
         let base = E::as_base_mut(values);
-        self.inverse_base(base, shape, input, None, backend);
+        self.inverse_base(base, shape, input, None, backend)?;
         // Coefficient j of p(shift·x) is c_j·shift^j; undo it together with the 1/n.
         let inv_n = Goldilocks::ONE.div_2exp(shape.log_height as u64);
         schedule::scale_rows(base, None, shape.width, inv_n, shift_inv, backend);
@@ -224,7 +221,7 @@ impl Ntt {
         let backend = self.backend()?;
         // Allocated zeroed, not filled: the pages are first touched (faulted in, zeroed by the
         // kernel) by the threads that write them.
-        let mut out = aurum_goldilocks::raw::zeroed_vec::<E>(out_len);
+        let mut out = try_zeroed::<E>(out_len, LDE)?;
         self.lde_base(
             E::as_base_mut(&mut out),
             LdeInput::Slice(E::as_base(values)),
@@ -233,7 +230,7 @@ impl Ntt {
             shift,
             output,
             backend,
-        );
+        )?;
         Ok(out)
     }
 
@@ -257,7 +254,7 @@ impl Ntt {
         }
         let backend = self.backend()?;
         if direct_natural(shape, added_bits, output, backend) {
-            let mut out = aurum_goldilocks::raw::zeroed_vec::<E>(out_len);
+            let mut out = try_zeroed::<E>(out_len, LDE)?;
             self.lde_base(
                 E::as_base_mut(&mut out),
                 LdeInput::Scratch(E::as_base_mut(&mut values)),
@@ -266,13 +263,18 @@ impl Ntt {
                 shift,
                 output,
                 backend,
-            );
+            )?;
             return Ok(out);
         }
         // Grown on huge pages: the new blocks are faulted in 2 MiB at a time (measured on
         // 2^16 × 256: 466 → 399 ms).
         let extra = out_len - values.len();
-        aurum_goldilocks::raw::reserve_exact_huge(&mut values, extra);
+        aurum_goldilocks::raw::try_reserve_exact_huge(&mut values, extra).map_err(|e| {
+            NttError::OutOfMemory {
+                what: LDE,
+                bytes: e.bytes,
+            }
+        })?;
         values.par_extend(rayon::iter::repeat_n(E::default(), extra));
         self.lde_base(
             E::as_base_mut(&mut values),
@@ -282,7 +284,7 @@ impl Ntt {
             shift,
             output,
             backend,
-        );
+        )?;
         Ok(values)
     }
 
@@ -317,8 +319,7 @@ impl Ntt {
             shift,
             output,
             backend,
-        );
-        Ok(())
+        )
     }
 
     /// Permutes the rows of a matrix (height a power of two) into bit-reversed order; an
@@ -340,8 +341,8 @@ impl Ntt {
         output: Order,
         backend: Backend,
         source: Option<Source<'_>>,
-    ) {
-        let tw = twiddles(self.domain.generator(), false, shape.log_height);
+    ) -> Result<(), NttError> {
+        let tw = checked_twiddles(self.domain.generator(), false, shape.log_height)?;
         narrow::transform(
             values,
             shape.width,
@@ -351,10 +352,11 @@ impl Ntt {
             None,
             backend,
             source,
-        );
+        )?;
         if output == Order::Natural {
             bitrev::bit_reverse_rows(values, shape.width, shape.log_height);
         }
+        Ok(())
     }
 
     fn inverse_base(
@@ -364,8 +366,8 @@ impl Ntt {
         input: Order,
         scale: Option<Goldilocks>,
         backend: Backend,
-    ) {
-        let tw = twiddles(self.domain.generator(), true, shape.log_height);
+    ) -> Result<(), NttError> {
+        let tw = checked_twiddles(self.domain.generator(), true, shape.log_height)?;
         match input {
             Order::BitReversed => narrow::transform(
                 values,
@@ -376,7 +378,7 @@ impl Ntt {
                 scale,
                 backend,
                 None,
-            ),
+            )?,
             Order::Natural => {
                 narrow::transform(
                     values,
@@ -387,10 +389,11 @@ impl Ntt {
                     scale,
                     backend,
                     None,
-                );
+                )?;
                 bitrev::bit_reverse_rows(values, shape.width, shape.log_height);
             }
         }
+        Ok(())
     }
 
     /// The LDE on base-field columns into `out` (`2^added_bits` blocks of the input's size).
@@ -414,7 +417,7 @@ impl Ntt {
         shift: Goldilocks,
         output: Order,
         backend: Backend,
-    ) {
+    ) -> Result<(), NttError> {
         let (width, log_n) = (shape.width, shape.log_height);
         let block_len = out.len() >> added_bits;
         let g = self
@@ -422,8 +425,8 @@ impl Ntt {
             .root_of_unity(log_n + added_bits)
             .expect("checked by check_lde");
         let inv_n = Goldilocks::ONE.div_2exp(log_n as u64);
-        let inverse_tw = twiddles(self.domain.generator(), true, log_n);
-        let forward_tw = twiddles(self.domain.generator(), false, log_n);
+        let inverse_tw = checked_twiddles(self.domain.generator(), true, log_n)?;
+        let forward_tw = checked_twiddles(self.domain.generator(), false, log_n)?;
         // Coset `i` of H (its shift `shift·g^i`), scaled by `1/n` as well.
         let coset_powers = |i: usize| Powers::new(inv_n, shift * g.exp_u64(i as u64), log_n);
         if direct_natural(shape, added_bits, output, backend) {
@@ -439,20 +442,20 @@ impl Ntt {
                     &inverse_tw,
                     &forward_tw,
                     backend,
-                );
+                )
             };
-            match input {
+            return match input {
                 LdeInput::Scratch(coefficients) => natural(out, coefficients, None),
                 LdeInput::Slice(src) => {
-                    let mut coefficients = aurum_goldilocks::raw::zeroed_vec(block_len);
-                    natural(out, &mut coefficients, Some(src));
+                    let mut coefficients = try_zeroed(block_len, COEFFICIENTS)?;
+                    natural(out, &mut coefficients, Some(src))
                 }
                 LdeInput::FirstBlock => {
-                    let mut coefficients = out[..block_len].to_vec();
-                    natural(out, &mut coefficients, None);
+                    let mut coefficients = try_zeroed(block_len, COEFFICIENTS)?;
+                    coefficients.copy_from_slice(&out[..block_len]);
+                    natural(out, &mut coefficients, None)
                 }
-            }
-            return;
+            };
         }
         // Block k holds coset rev_a(k).
         let block_powers: Vec<Powers> = (0..1usize << added_bits)
@@ -487,7 +490,7 @@ impl Ntt {
             // permutation; the 1/n joins the coset scaling below.
             let input = input.unwrap_or(&others[..block_len]);
             bitrev::gather_bit_reversed(input, coeffs, width, log_n);
-            self.inverse_base(coeffs, shape, Order::BitReversed, None, backend);
+            self.inverse_base(coeffs, shape, Order::BitReversed, None, backend)?;
             for (block, powers) in others.chunks_exact_mut(block_len).zip(&block_powers) {
                 let source = Source {
                     rows: Rows::Copy {
@@ -505,7 +508,7 @@ impl Ntt {
                     None,
                     backend,
                     Some(source),
-                );
+                )?;
             }
             // The last block holds the coefficients: scaled in place by its first pass, last.
             let in_place = Source {
@@ -521,12 +524,41 @@ impl Ntt {
                 None,
                 backend,
                 Some(in_place),
-            );
+            )?;
         }
         if output == Order::Natural {
             bitrev::bit_reverse_rows(out, width, log_n + added_bits);
         }
+        Ok(())
     }
+}
+
+/// The twiddles of a transform, or [`NttError::OutOfMemory`].
+fn checked_twiddles(
+    generator: Goldilocks,
+    inverse: bool,
+    log_size: usize,
+) -> Result<twiddles::Twiddles, NttError> {
+    twiddles(generator, inverse, log_size).map_err(|bytes| NttError::OutOfMemory {
+        what: "the NTT's twiddles",
+        bytes,
+    })
+}
+
+/// What an LDE's output is called in [`NttError::OutOfMemory`].
+const LDE: &str = "the LDE";
+/// What an LDE's scratch buffer of coefficients is called in [`NttError::OutOfMemory`].
+const COEFFICIENTS: &str = "the LDE's coefficients";
+
+/// `len` zero values, allocated zeroed, or [`NttError::OutOfMemory`] naming `what`.
+pub(crate) fn try_zeroed<T: aurum_goldilocks::raw::ZeroedWords>(
+    len: usize,
+    what: &'static str,
+) -> Result<Vec<T>, NttError> {
+    aurum_goldilocks::raw::try_zeroed_vec(len).map_err(|e| NttError::OutOfMemory {
+        what,
+        bytes: e.bytes,
+    })
 }
 
 /// Where an LDE's input evaluations are.

@@ -6,6 +6,7 @@
 use aurum_goldilocks::{Backend, Goldilocks};
 use rayon::prelude::*;
 
+use crate::NttError;
 use crate::kernels::{Flow, Source};
 use crate::schedule;
 use crate::twiddles::Twiddles;
@@ -24,17 +25,18 @@ pub(crate) fn transform(
     scale: Option<Goldilocks>,
     backend: Backend,
     source: Option<Source<'_>>,
-) {
+) -> Result<(), NttError> {
     let n = 1usize << log_n;
     let lanes = backend.lanes();
     if width == 1 || width >= lanes || n < 2 * lanes {
         schedule::transform(values, width, log_n, twiddles, flow, scale, backend, source);
-        return;
+        return Ok(());
     }
+    // Allocated before the source is loaded: a failure leaves `values` as they were.
+    let mut columns: Vec<Goldilocks> = crate::try_zeroed(values.len(), "the NTT's columns")?;
     if let Some(source) = source {
         schedule::load(values, width, source, backend);
     }
-    let mut columns = vec![Goldilocks::ZERO; values.len()];
     // Column-major copy: task k writes rows [k·COPY_ROWS, …) of one column.
     let src: &[Goldilocks] = values;
     columns
@@ -64,4 +66,5 @@ pub(crate) fn transform(
                 }
             }
         });
+    Ok(())
 }

@@ -535,7 +535,7 @@ pub(crate) mod tests {
                 (6, 300),
                 (3, 520),
             ] {
-                let tw = twiddles(domain.generator(), false, log_n);
+                let tw = twiddles(domain.generator(), false, log_n).unwrap();
                 for flow in [Flow::Dif, Flow::Dit] {
                     for scale in [None, Some(Goldilocks::from_u64(12345))] {
                         let input = random(width << log_n, (log_n * 31 + width) as u64);
@@ -592,7 +592,7 @@ pub(crate) mod tests {
                 (5, 256),
                 (4, 300),
             ] {
-                let tw = twiddles(domain.generator(), false, log_n);
+                let tw = twiddles(domain.generator(), false, log_n).unwrap();
                 let src = random(width << log_n, 99 + log_n as u64);
                 let mut expected = vec![Goldilocks::ZERO; src.len()];
                 scale_rows(&mut expected, Some(&src), width, c, s, Backend::Scalar);
@@ -681,7 +681,7 @@ pub(crate) mod tests {
         let domain = crate::Domain::PLONKY3;
         for backend in Backend::supported() {
             for (log_n, width) in [(0, 8), (3, 8), (9, 8), (8, 9), (6, 64), (5, 256), (4, 300)] {
-                let tw = twiddles(domain.generator(), true, log_n);
+                let tw = twiddles(domain.generator(), true, log_n).unwrap();
                 let src = random(width << log_n, 7 + log_n as u64);
                 let mut expected = src.clone();
                 crate::bitrev::bit_reverse_rows(&mut expected, width, log_n);

@@ -8,6 +8,7 @@ mod common;
 mod consistency;
 mod docs;
 mod fri;
+mod inputs;
 mod outputs;
 mod proof_mutation;
 mod tree_file;

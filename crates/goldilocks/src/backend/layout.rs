@@ -137,32 +137,60 @@ unsafe impl<const N: usize> ZeroedWords for [Goldilocks; N] {
     const ZERO: Self = [Goldilocks::ZERO; N];
 }
 
+/// An allocation that failed: the global allocator had no `bytes` bytes to give (or the size
+/// overflows the address space: `bytes` is then `usize::MAX`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    /// The size asked for.
+    pub bytes: usize,
+}
+
+impl core::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if self.bytes == usize::MAX {
+            write!(f, "the allocation overflows the address space")
+        } else {
+            write!(f, "cannot allocate {} bytes", self.bytes)
+        }
+    }
+}
+
+impl std::error::Error for AllocError {}
+
 /// `len` zero values, allocated already zeroed (`calloc`: fresh pages come zeroed from the
 /// kernel) instead of being filled: a 2 GiB buffer then costs its page faults, spread over the
 /// threads that first write it, not a single-threaded memset. Large buffers are advised onto
-/// transparent huge pages.
-pub(crate) fn zeroed_vec<T: ZeroedWords>(len: usize) -> Vec<T> {
-    let per_value = size_of::<T>() / 8;
-    let words = match len.checked_mul(per_value) {
-        Some(words) if words > 0 => words,
-        // Nothing to allocate (or a capacity overflow, which `vec!` reports as it always does).
-        _ => return vec![T::ZERO; len],
-    };
-    // `vec![0u64; n]` allocates with `alloc_zeroed` and exactly `n` words of capacity.
-    let zeroed = core::mem::ManuallyDrop::new(vec![0u64; words]);
-    if zeroed.capacity() != words {
-        // Not the exact allocation the cast below needs: give it back, fill the slow way.
-        drop(core::mem::ManuallyDrop::into_inner(zeroed));
-        return vec![T::ZERO; len];
+/// transparent huge pages. An allocation failure is an error, not an abort.
+pub(crate) fn try_zeroed_vec<T: ZeroedWords>(len: usize) -> Result<Vec<T>, AllocError> {
+    let bytes = len
+        .checked_mul(size_of::<T>())
+        .filter(|&bytes| bytes <= isize::MAX as usize)
+        .ok_or(AllocError { bytes: usize::MAX })?;
+    if bytes == 0 {
+        // Nothing to allocate: no values, or values of size zero (`[Goldilocks; 0]`).
+        return Ok(vec![T::ZERO; len]);
     }
-    advise_huge_pages(zeroed.as_ptr().cast(), words * 8);
-    let ptr = zeroed.as_ptr().cast_mut().cast::<T>();
-    // SAFETY: the allocation came from the global allocator for `words` `u64`s (size
-    // `8 · words`, alignment 8). `T` has alignment 8 and size `8 · per_value` with no padding
-    // (`ZeroedWords` contract), so `len` values occupy exactly that allocation, as
-    // `Vec::from_raw_parts` requires; all `len` are initialised (zero words are a valid
-    // value); the original vector is forgotten, so the memory has one owner.
-    unsafe { Vec::from_raw_parts(ptr, len, len) }
+    let layout = std::alloc::Layout::array::<u64>(bytes / 8).map_err(|_| AllocError { bytes })?;
+    // SAFETY: `layout` has a non-zero size (`bytes > 0`, a multiple of 8 by the `ZeroedWords`
+    // contract).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+    if ptr.is_null() {
+        return Err(AllocError { bytes });
+    }
+    advise_huge_pages(ptr, bytes);
+    // SAFETY: `ptr` comes from the global allocator for `bytes / 8` `u64`s (size `bytes`,
+    // alignment 8). `T` has alignment 8 and size `8 · k` with no padding (`ZeroedWords`
+    // contract), so `len` values occupy exactly that allocation (`len · size_of::<T>() =
+    // bytes`), as `Vec::from_raw_parts` requires of its pointer, length and capacity; all
+    // `len` are initialised (zero words are a valid value); nothing else owns the memory.
+    Ok(unsafe { Vec::from_raw_parts(ptr.cast::<T>(), len, len) })
+}
+
+/// [`try_zeroed_vec`], aborting (or panicking on a capacity overflow) as `vec!` does when the
+/// memory cannot be had.
+pub(crate) fn zeroed_vec<T: ZeroedWords>(len: usize) -> Vec<T> {
+    // The failed allocation is asked of `vec!` again, which reports it as it always does.
+    try_zeroed_vec(len).unwrap_or_else(|_| vec![T::ZERO; len])
 }
 
 /// `len` arrays of `N` zero elements, allocated already zeroed (see [`zeroed_vec`]).
@@ -177,6 +205,24 @@ pub(crate) fn reserve_exact_huge<T>(v: &mut Vec<T>, additional: usize) {
     v.reserve_exact(additional);
     let spare = v.spare_capacity_mut();
     advise_huge_pages(spare.as_ptr().cast(), size_of_val(spare));
+}
+
+/// [`reserve_exact_huge`], with an allocation failure reported as an error (the bytes of the
+/// whole buffer asked for) instead of an abort; `v` is unchanged then.
+pub(crate) fn try_reserve_exact_huge<T>(
+    v: &mut Vec<T>,
+    additional: usize,
+) -> Result<(), AllocError> {
+    v.try_reserve_exact(additional).map_err(|_| AllocError {
+        bytes: v
+            .len()
+            .checked_add(additional)
+            .and_then(|n| n.checked_mul(size_of::<T>()))
+            .unwrap_or(usize::MAX),
+    })?;
+    let spare = v.spare_capacity_mut();
+    advise_huge_pages(spare.as_ptr().cast(), size_of_val(spare));
+    Ok(())
 }
 
 /// Asks Linux to back the whole 2 MiB pages of a large, not yet touched buffer with
@@ -244,5 +290,38 @@ mod tests {
             ext.push(crate::Goldilocks2::ONE);
             assert_eq!((base.len(), ext.len()), (len + 1, len + 1));
         }
+    }
+
+    /// The fallible allocations give the same vectors, and report what cannot be had (more
+    /// than the address space, or an overflowing size) instead of aborting.
+    #[test]
+    fn fallible_allocations_equal_the_others_and_report_failure() {
+        for len in [0, 1, 7, 1 << 20] {
+            let mut zeroed = try_zeroed_vec::<[Goldilocks; 4]>(len).unwrap();
+            assert_eq!(zeroed, vec![[Goldilocks::ZERO; 4]; len]);
+            zeroed.push([Goldilocks::ONE; 4]);
+            let ext = try_zeroed_vec::<crate::Goldilocks2>(len).unwrap();
+            assert_eq!(ext, vec![crate::Goldilocks2::ZERO; len]);
+        }
+        assert_eq!(try_zeroed_vec::<[Goldilocks; 0]>(5).unwrap().len(), 5);
+        // 2^62 bytes: beyond any address space (x86-64 and aarch64 have at most 2^57).
+        assert_eq!(
+            try_zeroed_vec::<[Goldilocks; 4]>(1 << 57),
+            Err(AllocError { bytes: 1 << 62 })
+        );
+        assert_eq!(
+            try_zeroed_vec::<[Goldilocks; 4]>(usize::MAX / 8),
+            Err(AllocError { bytes: usize::MAX })
+        );
+        let mut v = vec![Goldilocks::ONE; 3];
+        try_reserve_exact_huge(&mut v, 1 << 20).unwrap();
+        assert!(v.capacity() >= 3 + (1 << 20));
+        assert_eq!(
+            try_reserve_exact_huge(&mut v, 1 << 59),
+            Err(AllocError {
+                bytes: (3 + (1 << 59)) * 8
+            })
+        );
+        assert_eq!(v, vec![Goldilocks::ONE; 3]);
     }
 }

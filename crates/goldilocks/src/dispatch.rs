@@ -355,6 +355,26 @@ pub fn dispatch_on<K: Kernel>(backend: Backend, kernel: K) -> Result<K::Output, 
     enter(backend, kernel).map_err(|_| BackendError::Unsupported(backend))
 }
 
+/// Runs `kernel` on `backend` through that backend's `#[target_feature]` entry point — a real
+/// call, so the kernel's body gets a stack frame of its own.
+///
+/// For bulk kernels that choose among several inlined bodies at run time (a batch size, an NTT
+/// pass): optimised, the copies cost nothing, but unoptimised (a dependent's `dev` or `test`
+/// build) every inlined copy keeps its own stack slots in the caller's frame, and together
+/// they outgrow a 2 MiB thread stack. Running the chosen body through this function keeps one
+/// body's frame on the stack at a time; the code inside is the same.
+///
+/// # Panics
+/// If this machine cannot run `backend`. Callers pass the backend a running kernel was entered
+/// on (`P::BACKEND` of its packed type) or one checked with [`dispatch_on`] before.
+#[inline(always)]
+pub fn in_own_frame<K: Kernel>(backend: Backend, kernel: K) -> K::Output {
+    match enter(backend, kernel) {
+        Ok(out) => out,
+        Err(_) => panic!("in_own_frame: backend {backend:?} was never entered on this machine"),
+    }
+}
+
 #[inline]
 fn enter<K: Kernel>(b: Backend, kernel: K) -> Result<K::Output, K> {
     match b {

@@ -16,7 +16,7 @@ mod traits;
 
 pub use dispatch::{
     BACKEND_ENV, Backend, BackendError, Kernel, PackedGoldilocks, backend, dispatch, dispatch_on,
-    parse_supported_backend, selected_backend,
+    in_own_frame, parse_supported_backend, selected_backend,
 };
 pub use extension::Goldilocks2;
 pub use field::{Canonical, Goldilocks, NonCanonical, P};

@@ -1,4 +1,4 @@
-//! `aurum fri` end to end (tests named `fri_…`, which `scripts/test-unoptimised.sh` skips): the report, the proof file, `aurum fri verify` against the
+//! `aurum fri` end to end: the report, the proof file, `aurum fri verify` against the
 //! verifier's own statement (exit 0), rejections (exit 1) and bad input (exit 2).
 
 use std::path::Path;

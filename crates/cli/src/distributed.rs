@@ -40,8 +40,8 @@ use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::{CommunicatorCollectives, Root};
 
 use crate::args::CommitArgs;
-use crate::commands::checked_backend;
 use crate::files::{self, AtomicFile};
+use crate::flags::checked_backend;
 use crate::input::MatrixSource;
 use crate::report::{MpiSummary, Report, peak_memory_bytes};
 use crate::statement;

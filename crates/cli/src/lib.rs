@@ -15,6 +15,7 @@ mod commands;
 #[cfg(feature = "mpi")]
 mod distributed;
 pub mod files;
+mod flags;
 pub mod fri;
 pub mod hex;
 pub mod input;
@@ -40,15 +41,15 @@ pub fn run(cli: args::Cli) -> ExitCode {
         args::Command::Gen(args) => commands::gen_file(&args),
         args::Command::Open(args) => commands::open(args),
         args::Command::Verify(args) => {
-            commands::checked_backend().and_then(|_| commands::verify(args))
+            flags::checked_backend().and_then(|_| commands::verify(args))
         }
         args::Command::Fri(args) => {
             let args::FriArgs { command, prove } = *args;
             match command {
                 Some(args::FriCommand::Verify(verify)) => {
-                    commands::checked_backend().and_then(|_| fri::verify(verify))
+                    flags::checked_backend().and_then(|_| fri::verify(verify))
                 }
-                None => commands::checked_backend().and_then(|backend| fri::prove(prove, backend)),
+                None => flags::checked_backend().and_then(|backend| fri::prove(prove, backend)),
             }
         }
         args::Command::Bench(args) => bench::command(*args),

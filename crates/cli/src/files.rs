@@ -32,11 +32,13 @@
 
 use std::fs::{self, File, Permissions};
 use std::io::{self, BufWriter, Write};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use tempfile::NamedTempFile;
+
+use crate::input::file_kind;
 
 /// The start of every temporary file's name: `.aurum-tmp-PID-HOST-RANDOM`.
 pub const TEMP_PREFIX: &str = ".aurum-tmp-";
@@ -161,22 +163,6 @@ fn remove_stale_temporaries(dir: &Path, owner: u32) {
     }
 }
 
-/// What a file that is not a regular one is, for messages.
-fn kind_of(meta: &fs::Metadata) -> &'static str {
-    let t = meta.file_type();
-    if t.is_char_device() {
-        "a character device"
-    } else if t.is_block_device() {
-        "a block device"
-    } else if t.is_fifo() {
-        "a FIFO"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "not a file"
-    }
-}
-
 fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
     (a.dev(), a.ino()) == (b.dev(), b.ino())
 }
@@ -244,7 +230,7 @@ impl Destination {
         if !meta.is_file() {
             return Err(self.error(format_args!(
                 "not a regular file ({}), which aurum never writes to or replaces",
-                kind_of(&meta)
+                file_kind(meta.file_type())
             )));
         }
         for (flag, input) in &self.inputs {

@@ -8,7 +8,7 @@ use aurum_merkle::{Dimensions, Preset, TreeShape};
 
 use crate::args::MatrixArgs;
 use crate::input::MatrixSource;
-use crate::statement;
+use crate::merkle::statement;
 
 /// The columns without --cols.
 const DEFAULT_COLS: u64 = 8;

@@ -1,4 +1,5 @@
-//! Digests as text: `0x…,0x…,0x…,0x…`, the form `aurum commit` prints and `--root` reads.
+//! Hex text: digests as `0x…,0x…,0x…,0x…` (the form `aurum commit` prints and `--root` reads),
+//! caps as four words per digest, and bytes (a FRI proof's compact encoding).
 
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::Digest;
@@ -54,5 +55,26 @@ pub fn parse_cap(cap: &[Vec<String>]) -> Result<Vec<Digest>, String> {
     cap.iter()
         .enumerate()
         .map(|(i, words)| parse_words(words).map_err(|e| format!("cap[{i}]: {e}")))
+        .collect()
+}
+
+/// Bytes as hex, two lowercase digits each.
+#[must_use]
+pub fn hex_bytes(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Parses hex digits, two per byte (as [`hex_bytes`] writes them).
+pub fn parse_bytes(text: &str) -> Result<Vec<u8>, String> {
+    if !text.len().is_multiple_of(2) {
+        return Err("odd number of hex digits".to_string());
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| {
+            text.get(i..i + 2)
+                .and_then(|pair| u8::from_str_radix(pair, 16).ok())
+                .ok_or_else(|| format!("not hex at position {i}"))
+        })
         .collect()
 }

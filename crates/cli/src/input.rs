@@ -132,7 +132,7 @@ pub fn out_of_memory(what: &str, bytes: usize) -> String {
 }
 
 /// What a file that is not a regular one is, for messages.
-fn file_kind(file_type: std::fs::FileType) -> &'static str {
+pub(crate) fn file_kind(file_type: std::fs::FileType) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     if file_type.is_dir() {
         "a directory"
@@ -221,6 +221,33 @@ pub(crate) fn open_regular_with(path: &Path, flags: i32) -> Result<File, OpenFai
     let opened = file.metadata().map_err(OpenFailure::Io)?;
     check_regular(path, &opened).map_err(OpenFailure::NotRegular)?;
     Ok(file)
+}
+
+/// The contents of `path`, a regular file (anything else is refused without being read or
+/// waited on: [`input::open_regular`]), refused when larger than `limit` bytes — by its size
+/// before reading, and by what is read (a file that grows meanwhile).
+pub(crate) fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    let fail = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let too_large = || {
+        format!(
+            "{} is larger than {} MiB, more than any file aurum writes",
+            path.display(),
+            limit >> 20
+        )
+    };
+    let file = open_regular_with(path, 0).map_err(|e| e.message(path, "read"))?;
+    let len = file.metadata().map_err(fail)?.len();
+    if len > limit {
+        return Err(too_large());
+    }
+    let mut contents = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut contents)
+        .map_err(fail)?;
+    if contents.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(contents)
 }
 
 pub(crate) fn open(path: &Path) -> Result<(File, u64), String> {

@@ -12,19 +12,21 @@ macro_rules! with_preset {
 pub mod args;
 pub mod bench;
 mod commands;
-#[cfg(feature = "mpi")]
-mod distributed;
 pub mod files;
 mod flags;
 pub mod fri;
+mod generate;
 pub mod hex;
+mod info;
 pub mod input;
 mod measure;
-pub mod part;
+pub mod merkle;
 mod progress;
-pub mod proof;
+pub mod rejection;
 mod report;
-pub mod statement;
+
+/// The Merkle modules at their earlier paths.
+pub use merkle::{part, proof, statement};
 
 /// Runs one `aurum` invocation: exit status 0 on success, 1 for a proof that does not verify,
 /// 2 for bad arguments or unreadable or malformed input (with a one-line message on stderr).
@@ -37,12 +39,10 @@ pub fn run(cli: args::Cli) -> ExitCode {
     // `gen` (scalar arithmetic only: the same bytes on every backend), `bench compare` and
     // `bench import-insn` (they read records and counts).
     let result = match command {
-        args::Command::Commit(args) => commands::commit(args),
-        args::Command::Gen(args) => commands::gen_file(&args),
-        args::Command::Open(args) => commands::open(args),
-        args::Command::Verify(args) => {
-            flags::checked_backend().and_then(|_| commands::verify(args))
-        }
+        args::Command::Commit(args) => merkle::commit(args),
+        args::Command::Gen(args) => generate::gen_file(&args),
+        args::Command::Open(args) => merkle::open(args),
+        args::Command::Verify(args) => flags::checked_backend().and_then(|_| merkle::verify(args)),
         args::Command::Fri(args) => {
             let args::FriArgs { command, prove } = *args;
             match command {
@@ -53,7 +53,7 @@ pub fn run(cli: args::Cli) -> ExitCode {
             }
         }
         args::Command::Bench(args) => bench::command(*args),
-        args::Command::Info { millis } => commands::info(std::time::Duration::from_millis(millis)),
+        args::Command::Info { millis } => info::info(std::time::Duration::from_millis(millis)),
     };
     match result {
         Ok(code) => code,

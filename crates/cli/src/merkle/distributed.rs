@@ -4,7 +4,7 @@
 //! Every rank reads the same flags and the same file (on storage all ranks can read), and
 //! computes the same [`SplitPlan`] from the file's size, the cap height and `K`: contiguous,
 //! power-of-two-aligned row ranges, one per rank. Each rank reads and commits only its rows
-//! ([`crate::part::commit_part`], rayon inside the rank), then:
+//! ([`crate::merkle::part::commit_part`], rayon inside the rank), then:
 //!
 //! 1. **Status exchange** (`all_gather`, 64 bytes from every rank): whether the rank's part
 //!    succeeded, and what it planned (height, width, cap height, preset, slot length) with
@@ -43,8 +43,9 @@ use crate::args::CommitArgs;
 use crate::files::{self, AtomicFile};
 use crate::flags::checked_backend;
 use crate::input::MatrixSource;
-use crate::report::{MpiSummary, Report, peak_memory_bytes};
-use crate::statement;
+use crate::merkle::report::{MpiSummary, Report};
+use crate::merkle::statement;
+use crate::report::peak_memory_bytes;
 
 /// Environment variables that MPI launchers set in the processes they start: Open MPI's
 /// `mpirun`, MPICH's Hydra (and Intel MPI), and PMIx launchers (`prterun`, `srun`).
@@ -108,7 +109,7 @@ fn local_part(args: &CommitArgs, ranks: usize, rank: usize) -> Result<Local, Str
         };
         let (nodes, permutations) = pool.install(|| {
             with_preset!(args.matrix.preset(), |config| {
-                crate::part::commit_part(&config, &source, &plan, rank).map(|nodes| {
+                crate::merkle::part::commit_part(&config, &source, &plan, rank).map(|nodes| {
                     let permutations = shape.permutations(|len| config.leaf().permutations(len));
                     (nodes, permutations)
                 })

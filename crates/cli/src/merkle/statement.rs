@@ -42,7 +42,7 @@ struct CommitmentFile {
     root: String,
     /// Each digest as four hex words.
     cap: Vec<Vec<String>>,
-    // The rest of the `--json` report (`crate::report`), absent from commitment files:
+    // The rest of the `--json` report (`crate::merkle::report`), absent from commitment files:
     // accepted, checked for their types and unknown fields, and ignored.
     #[serde(default, skip_serializing)]
     backend: Option<String>,
@@ -65,9 +65,9 @@ struct CommitmentFile {
     #[serde(default, skip_serializing)]
     peak_memory_bytes: Option<u64>,
     #[serde(default, skip_serializing)]
-    tree: Option<crate::report::TreeFileReport>,
+    tree: Option<crate::merkle::report::TreeFileReport>,
     #[serde(default, skip_serializing)]
-    mpi: Option<crate::report::MpiSummary>,
+    mpi: Option<crate::merkle::report::MpiSummary>,
 }
 
 impl Statement {

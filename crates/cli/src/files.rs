@@ -38,6 +38,7 @@ use std::sync::{Mutex, OnceLock};
 
 use tempfile::NamedTempFile;
 
+use crate::error::Error;
 use crate::input::file_kind;
 
 /// The start of every temporary file's name: `.aurum-tmp-PID-HOST-RANDOM`.
@@ -197,8 +198,12 @@ impl Destination {
         &self.path
     }
 
-    fn error(&self, why: impl std::fmt::Display) -> String {
-        format!("cannot write {} {}: {why}", self.flag, self.path.display())
+    fn error(&self, why: impl std::fmt::Display) -> Error {
+        Error::Output(format!(
+            "cannot write {} {}: {why}",
+            self.flag,
+            self.path.display()
+        ))
     }
 
     /// Refuses a destination that is not a file name, is a directory or a special file, or
@@ -207,7 +212,7 @@ impl Destination {
     ///
     /// # Errors
     /// The one-line reason.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Error> {
         let path = &self.path;
         // `Path` ignores a trailing `/` or `/.` (`out/.` has the file name `out`), `rename`
         // does not.
@@ -254,7 +259,7 @@ impl Destination {
 
     /// Creates the temporary file beside the destination (see the module documentation),
     /// registered for removal on interruption, and removes stale temporaries there.
-    fn create_temp(&mut self) -> Result<NamedTempFile, String> {
+    fn create_temp(&mut self) -> Result<NamedTempFile, Error> {
         let dir = self.dir().to_path_buf();
         let temp = tempfile::Builder::new()
             .prefix(&temp_prefix(std::process::id()))
@@ -295,7 +300,7 @@ impl Destination {
     }
 
     /// Syncs `temp` and renames it over the destination, checked once more.
-    fn persist(&self, temp: NamedTempFile) -> Result<(), String> {
+    fn persist(&self, temp: NamedTempFile) -> Result<(), Error> {
         temp.as_file().sync_all().map_err(|e| self.error(e))?;
         self.check()?;
         temp.persist(&self.path).map_err(|e| self.error(e.error))?;
@@ -316,7 +321,7 @@ impl Destination {
 pub fn prepare(
     outputs: &[(&str, &Path)],
     inputs: &[(&str, &Path)],
-) -> Result<Vec<AtomicFile>, String> {
+) -> Result<Vec<AtomicFile>, Error> {
     let mut prepared: Vec<AtomicFile> = Vec::with_capacity(outputs.len());
     for &(flag, path) in outputs {
         let mut destination = Destination::new(flag, path, inputs);
@@ -344,11 +349,7 @@ pub fn prepare(
 ///
 /// # Errors
 /// As [`prepare`].
-pub fn prepare_one(
-    flag: &str,
-    path: &Path,
-    inputs: &[(&str, &Path)],
-) -> Result<AtomicFile, String> {
+pub fn prepare_one(flag: &str, path: &Path, inputs: &[(&str, &Path)]) -> Result<AtomicFile, Error> {
     let mut prepared = prepare(&[(flag, path)], inputs)?;
     Ok(prepared.pop().expect("one output prepared"))
 }
@@ -388,7 +389,7 @@ impl AtomicFile {
     /// # Errors
     /// Any I/O error or refusal, with the destination's name; the temporary file is then
     /// removed.
-    pub fn commit(mut self) -> Result<(), String> {
+    pub fn commit(mut self) -> Result<(), Error> {
         let writer = self.writer.take().expect("only commit takes the writer");
         let temp = writer
             .into_inner()
@@ -400,7 +401,7 @@ impl AtomicFile {
     ///
     /// # Errors
     /// As [`AtomicFile::commit`].
-    pub fn write_and_commit(mut self, contents: &[u8]) -> Result<(), String> {
+    pub fn write_and_commit(mut self, contents: &[u8]) -> Result<(), Error> {
         self.write_all(contents)
             .map_err(|e| self.destination.error(e))?;
         self.commit()
@@ -412,7 +413,7 @@ impl AtomicFile {
     ///
     /// # Errors
     /// None in practice (nothing was written yet); an I/O error otherwise.
-    pub fn into_temp(self) -> Result<(NamedTempFile, Destination), String> {
+    pub fn into_temp(self) -> Result<(NamedTempFile, Destination), Error> {
         let AtomicFile {
             writer,
             destination,
@@ -488,7 +489,9 @@ mod tests {
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
         assert!(!registered(&temp));
         let unwritable = dir.join("missing").join("x");
-        let err = prepare_one("--out", &unwritable, &[]).unwrap_err();
+        let err = prepare_one("--out", &unwritable, &[])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("does not exist"), "{err}");
         fs::remove_dir_all(&dir).unwrap();
     }
@@ -524,7 +527,7 @@ mod tests {
             } else {
                 dir.join(name)
             };
-            let err = prepare_one("--out", &path, &[]).unwrap_err();
+            let err = prepare_one("--out", &path, &[]).unwrap_err().to_string();
             assert!(
                 err.contains("not a file name") || err.contains("is a directory"),
                 "{name:?}: {err}"

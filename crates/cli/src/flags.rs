@@ -7,6 +7,7 @@ use aurum_goldilocks::{Backend, selected_backend};
 use aurum_merkle::{Dimensions, Preset, TreeShape};
 
 use crate::args::MatrixArgs;
+use crate::error::Error;
 use crate::input::MatrixSource;
 use crate::merkle::statement;
 
@@ -14,28 +15,30 @@ use crate::merkle::statement;
 const DEFAULT_COLS: u64 = 8;
 
 /// The selected backend, or a clear error if `AURUM_BACKEND` is invalid.
-pub(crate) fn checked_backend() -> Result<Backend, String> {
-    selected_backend().map_err(|e| format!("{}: {e}", aurum_goldilocks::BACKEND_ENV))
+pub(crate) fn checked_backend() -> Result<Backend, Error> {
+    selected_backend()
+        .map_err(|e| Error::Backend(format!("{}: {e}", aurum_goldilocks::BACKEND_ENV)))
 }
 
 /// A flag's value as `usize`.
-pub(crate) fn to_usize(flag: &str, value: u64) -> Result<usize, String> {
-    usize::try_from(value).map_err(|_| format!("{flag} {value} does not fit this machine"))
+pub(crate) fn to_usize(flag: &str, value: u64) -> Result<usize, Error> {
+    usize::try_from(value)
+        .map_err(|_| Error::Usage(format!("{flag} {value} does not fit this machine")))
 }
 
 /// The worker pool of a `--threads` flag (all cores without it).
-pub(crate) fn thread_pool(threads: Option<u64>) -> Result<rayon::ThreadPool, String> {
+pub(crate) fn thread_pool(threads: Option<u64>) -> Result<rayon::ThreadPool, Error> {
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         builder = builder.num_threads(to_usize("--threads", t)?);
     }
     builder
         .build()
-        .map_err(|e| format!("cannot start the worker threads: {e}"))
+        .map_err(|e| Error::Failed(format!("cannot start the worker threads: {e}")))
 }
 
 impl MatrixArgs {
-    pub(crate) fn threads(&self) -> Result<rayon::ThreadPool, String> {
+    pub(crate) fn threads(&self) -> Result<rayon::ThreadPool, Error> {
         thread_pool(self.threads)
     }
 
@@ -43,11 +46,11 @@ impl MatrixArgs {
         self.preset.unwrap_or(Preset::Poseidon2W8)
     }
 
-    pub(crate) fn source(&self) -> Result<MatrixSource, String> {
+    pub(crate) fn source(&self) -> Result<MatrixSource, Error> {
         self.source_with_cols(to_usize("--cols", self.cols.unwrap_or(DEFAULT_COLS))?)
     }
 
-    pub(crate) fn source_with_cols(&self, cols: usize) -> Result<MatrixSource, String> {
+    pub(crate) fn source_with_cols(&self, cols: usize) -> Result<MatrixSource, Error> {
         Ok(match (&self.input, &self.bytes) {
             (Some(path), _) => MatrixSource::U64File {
                 path: path.clone(),
@@ -72,13 +75,13 @@ impl MatrixArgs {
         input.into_iter().chain(bytes).collect()
     }
 
-    pub(crate) fn cap_height(&self) -> Result<usize, String> {
+    pub(crate) fn cap_height(&self) -> Result<usize, Error> {
         to_usize("--cap-height", self.cap_height.unwrap_or(0))
     }
 
     /// The source, its dimensions and the tree's shape, all checked before any work: a
     /// cap height the tree cannot have fails here, not after reading a whole file.
-    pub(crate) fn plan(&self) -> Result<(MatrixSource, TreeShape), String> {
+    pub(crate) fn plan(&self) -> Result<(MatrixSource, TreeShape), Error> {
         let source = self.source()?;
         let dims = [Dimensions {
             width: source.cols(),

@@ -4,19 +4,20 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use crate::args::GenArgs;
+use crate::error::Error;
 use crate::files;
 use crate::flags::{thread_pool, to_usize};
 use crate::input;
 use crate::progress;
 
 /// `aurum gen`: the generated matrix as a u64 file, written atomically.
-pub(crate) fn gen_file(args: &GenArgs) -> Result<ExitCode, String> {
+pub(crate) fn gen_file(args: &GenArgs) -> Result<ExitCode, Error> {
     let rows = to_usize("--rows", args.rows)?;
     let cols = to_usize("--cols", args.cols)?;
     let bytes = rows
         .checked_mul(cols)
         .and_then(|n| n.checked_mul(8))
-        .ok_or_else(|| format!("{rows} × {cols} u64 values overflow"))?;
+        .ok_or_else(|| Error::Usage(format!("{rows} × {cols} u64 values overflow")))?;
     let pool = thread_pool(args.threads)?;
     let start = Instant::now();
     let mut file = files::prepare_one("--out", &args.out, &[])?;
@@ -24,7 +25,7 @@ pub(crate) fn gen_file(args: &GenArgs) -> Result<ExitCode, String> {
     pool.install(|| {
         input::write_random_matrix(rows, cols, args.seed, &mut file, |done| bar.update(done))
     })
-    .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    .map_err(|e| e.context(format_args!("cannot write {}", args.out.display())))?;
     bar.finish();
     file.commit()?;
     let seconds = start.elapsed().as_secs_f64();

@@ -8,15 +8,16 @@ use aurum_goldilocks::Backend;
 use aurum_goldilocks::microbench::FieldOp;
 
 use crate::bench::record::Stats;
+use crate::error::Error;
 use crate::flags::checked_backend;
 
 /// Median elements/ns of `op` on `backend`, measuring for about `budget` per run.
-fn measure(backend: Backend, op: FieldOp, budget: Duration) -> Result<f64, String> {
+fn measure(backend: Backend, op: FieldOp, budget: Duration) -> Result<f64, Error> {
     let (_, rates) = crate::measure::field_op_rates(backend, op, budget, 5)?;
     Ok(Stats::of(&rates).map_or(0.0, |s| s.median) / 1e9)
 }
 
-pub(crate) fn info(budget: Duration) -> Result<ExitCode, String> {
+pub(crate) fn info(budget: Duration) -> Result<ExitCode, Error> {
     let selected = checked_backend()?;
     let supported = Backend::supported();
     println!("backend: {}", selected.describe());

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use aurum_goldilocks::{Goldilocks, P};
 use rayon::prelude::*;
 
+use crate::error::Error;
+
 /// Elements read per step when streaming a file.
 const READ_ELEMENTS: usize = 1 << 17;
 
@@ -55,10 +57,10 @@ fn splitmix64(x: u64) -> u64 {
 }
 
 /// A `rows × cols` matrix of pseudo-random canonical values derived from `seed`.
-pub fn random_matrix(rows: usize, cols: usize, seed: u64) -> Result<Vec<Goldilocks>, String> {
+pub fn random_matrix(rows: usize, cols: usize, seed: u64) -> Result<Vec<Goldilocks>, Error> {
     let len = rows
         .checked_mul(cols)
-        .ok_or_else(|| format!("{rows} × {cols} elements overflow"))?;
+        .ok_or_else(|| Error::Usage(format!("{rows} × {cols} elements overflow")))?;
     let mut values: Vec<Goldilocks> = Vec::new();
     values
         .try_reserve_exact(len)
@@ -96,12 +98,12 @@ pub fn write_random_matrix(
     seed: u64,
     out: &mut impl std::io::Write,
     mut progress: impl FnMut(u64),
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let len = rows
         .checked_mul(cols)
-        .ok_or_else(|| format!("{rows} × {cols} elements overflow"))?;
+        .ok_or_else(|| Error::Usage(format!("{rows} × {cols} elements overflow")))?;
     len.checked_mul(8)
-        .ok_or_else(|| format!("{rows} × {cols} u64 values overflow"))?;
+        .ok_or_else(|| Error::Usage(format!("{rows} × {cols} u64 values overflow")))?;
     let element = random_element(seed);
     let mut bytes = vec![0u8; READ_ELEMENTS.min(len) * 8];
     let mut start = 0;
@@ -113,7 +115,8 @@ pub fn write_random_matrix(
             .for_each(|(k, word)| {
                 word.copy_from_slice(&element(start + k).as_canonical_u64().to_le_bytes());
             });
-        out.write_all(&bytes[..n * 8]).map_err(|e| e.to_string())?;
+        out.write_all(&bytes[..n * 8])
+            .map_err(|e| Error::Output(e.to_string()))?;
         start += n;
         // start ≤ len and len · 8 does not overflow.
         progress(start as u64 * 8);
@@ -124,11 +127,11 @@ pub fn write_random_matrix(
 /// The one-line reason of an allocation that failed: `not enough memory for WHAT: needs N
 /// MiB` (N rounded up), as the libraries' `OutOfMemory` errors say it.
 #[must_use]
-pub fn out_of_memory(what: &str, bytes: usize) -> String {
-    format!(
+pub fn out_of_memory(what: &str, bytes: usize) -> Error {
+    Error::OutOfMemory(format!(
         "not enough memory for {what}: needs {} MiB",
         bytes.div_ceil(1 << 20)
-    )
+    ))
 }
 
 /// What a file that is not a regular one is, for messages.
@@ -150,15 +153,15 @@ pub(crate) fn file_kind(file_type: std::fs::FileType) -> &'static str {
 }
 
 /// `Ok` for a regular file; otherwise the one-line refusal naming `path` and what it is.
-fn check_regular(path: &Path, metadata: &std::fs::Metadata) -> Result<(), String> {
+fn check_regular(path: &Path, metadata: &std::fs::Metadata) -> Result<(), Error> {
     if metadata.is_file() {
         Ok(())
     } else {
-        Err(format!(
+        Err(Error::Input(format!(
             "{} is {}, not a regular file",
             path.display(),
             file_kind(metadata.file_type())
-        ))
+        )))
     }
 }
 
@@ -190,25 +193,25 @@ fn open_nonblocking(path: &Path, flags: i32) -> std::io::Result<File> {
 ///
 /// # Errors
 /// A file that cannot be opened, or is not a regular file.
-pub fn open_regular(path: &Path) -> Result<File, String> {
-    open_regular_with(path, 0).map_err(|e| e.message(path, "open"))
+pub fn open_regular(path: &Path) -> Result<File, Error> {
+    open_regular_with(path, 0).map_err(|e| e.into_error(path, "open"))
 }
 
 /// Why [`open_regular_with`] gave no file.
 #[derive(Debug)]
 pub(crate) enum OpenFailure {
-    /// Not a regular file: the one-line refusal.
-    NotRegular(String),
+    /// Not a regular file: the refusal.
+    NotRegular(Error),
     /// The file could not be examined or opened.
     Io(std::io::Error),
 }
 
 impl OpenFailure {
-    /// The one-line message: the refusal, or `cannot VERB PATH: REASON`.
-    pub(crate) fn message(self, path: &Path, verb: &str) -> String {
+    /// The error: the refusal, or `cannot VERB PATH: REASON`.
+    pub(crate) fn into_error(self, path: &Path, verb: &str) -> Error {
         match self {
             OpenFailure::NotRegular(refusal) => refusal,
-            OpenFailure::Io(e) => format!("cannot {verb} {}: {e}", path.display()),
+            OpenFailure::Io(e) => Error::Input(format!("cannot {verb} {}: {e}", path.display())),
         }
     }
 }
@@ -226,16 +229,16 @@ pub(crate) fn open_regular_with(path: &Path, flags: i32) -> Result<File, OpenFai
 /// The contents of `path`, a regular file (anything else is refused without being read or
 /// waited on: [`input::open_regular`]), refused when larger than `limit` bytes — by its size
 /// before reading, and by what is read (a file that grows meanwhile).
-pub(crate) fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    let fail = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+pub(crate) fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, Error> {
+    let fail = |e: std::io::Error| Error::Input(format!("cannot read {}: {e}", path.display()));
     let too_large = || {
-        format!(
+        Error::Input(format!(
             "{} is larger than {} MiB, more than any file aurum writes",
             path.display(),
             limit >> 20
-        )
+        ))
     };
-    let file = open_regular_with(path, 0).map_err(|e| e.message(path, "read"))?;
+    let file = open_regular_with(path, 0).map_err(|e| e.into_error(path, "read"))?;
     let len = file.metadata().map_err(fail)?.len();
     if len > limit {
         return Err(too_large());
@@ -250,11 +253,11 @@ pub(crate) fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     Ok(contents)
 }
 
-pub(crate) fn open(path: &Path) -> Result<(File, u64), String> {
+pub(crate) fn open(path: &Path) -> Result<(File, u64), Error> {
     let file = open_regular(path)?;
     let len = file
         .metadata()
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .map_err(|e| Error::Input(format!("cannot read {}: {e}", path.display())))?
         .len();
     Ok((file, len))
 }
@@ -292,7 +295,7 @@ impl SequentialReader {
     ///
     /// # Errors
     /// When the file cannot be opened or is not a regular file.
-    pub fn open(path: &Path) -> Result<Self, String> {
+    pub fn open(path: &Path) -> Result<Self, Error> {
         #[cfg(target_os = "linux")]
         let direct = match open_regular_with(path, libc::O_DIRECT) {
             Ok(file) => Some(file),
@@ -380,7 +383,7 @@ impl Read for SequentialReader {
 }
 
 /// `len` zero bytes, or [`out_of_memory`] naming `what`.
-fn zeroed_bytes(len: usize, what: &str) -> Result<Vec<u8>, String> {
+fn zeroed_bytes(len: usize, what: &str) -> Result<Vec<u8>, Error> {
     let mut bytes = Vec::new();
     bytes
         .try_reserve_exact(len)
@@ -390,7 +393,7 @@ fn zeroed_bytes(len: usize, what: &str) -> Result<Vec<u8>, String> {
 }
 
 /// An empty vector with room for `len` elements, or [`out_of_memory`] naming `what`.
-fn elements_with_capacity(len: usize, what: &str) -> Result<Vec<Goldilocks>, String> {
+fn elements_with_capacity(len: usize, what: &str) -> Result<Vec<Goldilocks>, Error> {
     let mut values = Vec::new();
     values
         .try_reserve_exact(len)
@@ -413,37 +416,40 @@ fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
 }
 
 /// `cols` elements of `bytes_per_element` bytes, or an error if that overflows.
-fn row_bytes(cols: usize, bytes_per_element: usize) -> Result<usize, String> {
+fn row_bytes(cols: usize, bytes_per_element: usize) -> Result<usize, Error> {
     if cols == 0 {
-        return Err("a matrix needs at least one column".to_string());
+        return Err(Error::Usage(
+            "a matrix needs at least one column".to_string(),
+        ));
     }
     cols.checked_mul(bytes_per_element)
-        .ok_or_else(|| format!("a row of {cols} columns overflows"))
+        .ok_or_else(|| Error::Usage(format!("a row of {cols} columns overflows")))
 }
 
 /// Rows of a u64 file of `len` bytes with `cols` columns: it must be a non-empty, whole
 /// number of rows.
-pub fn u64_file_rows(len: u64, cols: usize) -> Result<usize, String> {
+pub fn u64_file_rows(len: u64, cols: usize) -> Result<usize, Error> {
     let row = row_bytes(cols, 8)? as u64;
     if len == 0 {
-        return Err("the file is empty".to_string());
+        return Err(Error::Input("the file is empty".to_string()));
     }
     if !len.is_multiple_of(row) {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{len} bytes are not a whole number of rows of {cols} u64 values ({row} bytes); \
              the last row has {} bytes",
             len % row
-        ));
+        )));
     }
-    usize::try_from(len / row).map_err(|_| format!("{} rows do not fit in memory", len / row))
+    usize::try_from(len / row)
+        .map_err(|_| Error::Input(format!("{} rows do not fit in memory", len / row)))
 }
 
 /// Rows of the matrix of a `--bytes` file of `len` bytes: its bytes and the end marker,
 /// 7 per element, `cols` per row, the last row completed with zeros.
-pub fn byte_file_rows(len: u64, cols: usize) -> Result<usize, String> {
+pub fn byte_file_rows(len: u64, cols: usize) -> Result<usize, Error> {
     let row = row_bytes(cols, BYTES_PER_ELEMENT)? as u64;
     let rows = (len + 1).div_ceil(row);
-    usize::try_from(rows).map_err(|_| format!("{rows} rows do not fit in memory"))
+    usize::try_from(rows).map_err(|_| Error::Input(format!("{rows} rows do not fit in memory")))
 }
 
 /// Reads row-major little-endian u64 values, `cols` per row, and calls
@@ -452,8 +458,8 @@ pub fn byte_file_rows(len: u64, cols: usize) -> Result<usize, String> {
 pub fn read_u64_rows(
     mut reader: impl Read,
     cols: usize,
-    mut consume: impl FnMut(&[Goldilocks], u64) -> Result<(), String>,
-) -> Result<(), String> {
+    mut consume: impl FnMut(&[Goldilocks], u64) -> Result<(), Error>,
+) -> Result<(), Error> {
     let row = row_bytes(cols, 8)?;
     let rows_per_read = (READ_ELEMENTS / cols).max(1);
     let mut buf = zeroed_bytes(rows_per_read * row, "the read buffer")?;
@@ -461,25 +467,33 @@ pub fn read_u64_rows(
     let mut rows_done = 0usize;
     let mut bytes_done = 0u64;
     loop {
-        let n = read_full(&mut reader, &mut buf)
-            .map_err(|e| format!("reading from row {rows_done} (byte {bytes_done}): {e}"))?;
+        let n = read_full(&mut reader, &mut buf).map_err(|e| {
+            Error::Input(format!(
+                "reading from row {rows_done} (byte {bytes_done}): {e}"
+            ))
+        })?;
         if n == 0 {
             return Ok(());
         }
         if !n.is_multiple_of(row) {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "the data ends inside row {}: {} bytes are not a whole number of rows of \
                  {cols} u64 values ({row} bytes)",
                 rows_done + n / row,
                 bytes_done + n as u64
-            ));
+            )));
         }
         values.clear();
         for (k, word) in buf[..n].chunks_exact(8).enumerate() {
             let mut bytes = [0u8; 8];
             bytes.copy_from_slice(word);
-            let value = Goldilocks::from_canonical(u64::from_le_bytes(bytes))
-                .map_err(|e| format!("row {}, column {}: {e}", rows_done + k / cols, k % cols))?;
+            let value = Goldilocks::from_canonical(u64::from_le_bytes(bytes)).map_err(|e| {
+                Error::Input(format!(
+                    "row {}, column {}: {e}",
+                    rows_done + k / cols,
+                    k % cols
+                ))
+            })?;
             values.push(value);
         }
         rows_done += n / row;
@@ -494,8 +508,8 @@ pub fn read_u64_rows(
 pub fn read_byte_rows(
     mut reader: impl Read,
     cols: usize,
-    mut consume: impl FnMut(&[Goldilocks], u64) -> Result<(), String>,
-) -> Result<(), String> {
+    mut consume: impl FnMut(&[Goldilocks], u64) -> Result<(), Error>,
+) -> Result<(), Error> {
     let row = row_bytes(cols, BYTES_PER_ELEMENT)?;
     let rows_per_read = (READ_ELEMENTS / cols).max(1);
     let mut buf = zeroed_bytes(rows_per_read * row, "the read buffer")?;
@@ -504,10 +518,10 @@ pub fn read_byte_rows(
     loop {
         let n = read_full(&mut reader, &mut buf).map_err(|e| {
             // Whole reads so far: the failed one starts at a row boundary.
-            format!(
+            Error::Input(format!(
                 "reading from row {} (byte {bytes_done}): {e}",
                 bytes_done / row as u64
-            )
+            ))
         })?;
         bytes_done += n as u64;
         values.clear();
@@ -554,10 +568,10 @@ impl MatrixSource {
 
     /// Rows, known before reading anything (from the file's size), so that a request that
     /// does not fit the matrix fails before the work.
-    pub fn rows(&self) -> Result<usize, String> {
-        let in_file = |path: &Path, rows: fn(u64, usize) -> Result<usize, String>| {
+    pub fn rows(&self) -> Result<usize, Error> {
+        let in_file = |path: &Path, rows: fn(u64, usize) -> Result<usize, Error>| {
             let (_, len) = open(path)?;
-            rows(len, self.cols()).map_err(|e| format!("{}: {e}", path.display()))
+            rows(len, self.cols()).map_err(|e| e.context(path.display()))
         };
         match self {
             MatrixSource::Random { rows, .. } => Ok(*rows),
@@ -567,7 +581,7 @@ impl MatrixSource {
     }
 
     /// File size, for progress.
-    pub fn total_bytes(&self) -> Result<Option<u64>, String> {
+    pub fn total_bytes(&self) -> Result<Option<u64>, Error> {
         match self {
             MatrixSource::Random { .. } => Ok(None),
             MatrixSource::U64File { path, .. } | MatrixSource::BytesFile { path, .. } => {
@@ -579,9 +593,9 @@ impl MatrixSource {
     /// Calls `consume(whole rows, bytes read so far)` for successive pieces of the matrix.
     pub fn stream_rows(
         &self,
-        mut consume: impl FnMut(&[Goldilocks], u64) -> Result<(), String>,
-    ) -> Result<(), String> {
-        let with_path = |path: &Path, e: String| format!("{}: {e}", path.display());
+        mut consume: impl FnMut(&[Goldilocks], u64) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let with_path = |path: &Path, e: Error| e.context(path.display());
         match self {
             MatrixSource::Random { rows, cols, seed } => {
                 let values = random_matrix(*rows, *cols, *seed)?;
@@ -601,37 +615,37 @@ impl MatrixSource {
     /// Rows `rows` of the matrix (`rows.end` at most the height from [`MatrixSource::rows`]),
     /// read from their place in the file — what `aurum open --tree` needs of the input. At
     /// most `limit` bytes are allocated: a larger range is an error.
-    pub fn read_rows(&self, rows: Range<usize>, limit: usize) -> Result<Vec<Goldilocks>, String> {
+    pub fn read_rows(&self, rows: Range<usize>, limit: usize) -> Result<Vec<Goldilocks>, Error> {
         let cols = self.cols();
         let count = rows
             .end
             .checked_sub(rows.start)
-            .ok_or("an empty range of rows")?;
+            .ok_or_else(|| Error::Usage("an empty range of rows".to_string()))?;
         let elements = count
             .checked_mul(cols)
             .filter(|&n| n.saturating_mul(8) <= limit)
             .ok_or_else(|| {
-                format!(
+                Error::Input(format!(
                     "rows {}..{} of {cols} values are more than the {} MiB an opening may read",
                     rows.start,
                     rows.end,
                     limit >> 20
-                )
+                ))
             })?;
         let read_at = |path: &Path, file: &File, buf: &mut [u8], at: u64| {
             file.read_exact_at(buf, at).map_err(|e| {
-                format!(
+                Error::Input(format!(
                     "cannot read rows {}..{} of {}: {e}",
                     rows.start,
                     rows.end,
                     path.display()
-                )
+                ))
             })
         };
         match self {
-            MatrixSource::Random { .. } => {
-                Err("rows are read only from --input and --bytes files".to_string())
-            }
+            MatrixSource::Random { .. } => Err(Error::Usage(
+                "rows are read only from --input and --bytes files".to_string(),
+            )),
             MatrixSource::U64File { path, .. } => {
                 let (file, _) = open(path)?;
                 // elements · 8 ≤ limit: no overflow, and the offset is below the file's length.
@@ -642,12 +656,12 @@ impl MatrixSource {
                     .map(|(k, word)| {
                         let value = u64::from_le_bytes(word.try_into().expect("8 bytes"));
                         Goldilocks::from_canonical(value).map_err(|e| {
-                            format!(
+                            Error::Input(format!(
                                 "{}: row {}, column {}: {e}",
                                 path.display(),
                                 rows.start + k / cols,
                                 k % cols
-                            )
+                            ))
                         })
                     })
                     .collect()
@@ -673,7 +687,7 @@ impl MatrixSource {
     /// first, reading stops as soon as the file goes past that height (one that grows while it
     /// is read), and a file that ends short is an error too — nothing beyond what the size
     /// implies is read or held.
-    pub fn load(&self, rows: usize) -> Result<Vec<Goldilocks>, String> {
+    pub fn load(&self, rows: usize) -> Result<Vec<Goldilocks>, Error> {
         let cols = self.cols();
         if let MatrixSource::Random {
             rows: generated,
@@ -685,12 +699,14 @@ impl MatrixSource {
         }
         let len = rows
             .checked_mul(cols)
-            .ok_or_else(|| format!("{rows} × {cols} elements overflow"))?;
+            .ok_or_else(|| Error::Usage(format!("{rows} × {cols} elements overflow")))?;
         let mut all: Vec<Goldilocks> = Vec::new();
         all.try_reserve_exact(len)
             .map_err(|_| out_of_memory("the matrix", len.saturating_mul(8)))?;
         let changed = |found: &str| {
-            format!("the file changed while it was read: {found} rows where its size gave {rows}")
+            Error::Input(format!(
+                "the file changed while it was read: {found} rows where its size gave {rows}"
+            ))
         };
         self.stream_rows(|piece, _| {
             if piece.len() > len - all.len() {
@@ -704,11 +720,7 @@ impl MatrixSource {
                 MatrixSource::U64File { path, .. } | MatrixSource::BytesFile { path, .. } => path,
                 MatrixSource::Random { .. } => unreachable!("generated above"),
             };
-            return Err(format!(
-                "{}: {}",
-                path.display(),
-                changed(&(all.len() / cols).to_string())
-            ));
+            return Err(changed(&(all.len() / cols).to_string()).context(path.display()));
         }
         Ok(all)
     }
@@ -735,12 +747,12 @@ mod load_tests {
         let values = source.load(10).unwrap();
         assert_eq!(values.len(), 30);
         assert_eq!(values[29].as_canonical_u64(), 29);
-        let grew = source.load(4).unwrap_err();
+        let grew = source.load(4).unwrap_err().to_string();
         assert!(
             grew.contains("more than 4 rows where its size gave 4"),
             "{grew}"
         );
-        let shrank = source.load(12).unwrap_err();
+        let shrank = source.load(12).unwrap_err().to_string();
         assert!(
             shrank.contains("10 rows where its size gave 12"),
             "{shrank}"

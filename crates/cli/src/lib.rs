@@ -12,6 +12,7 @@ macro_rules! with_preset {
 pub mod args;
 pub mod bench;
 mod commands;
+pub mod error;
 pub mod files;
 mod flags;
 pub mod fri;
@@ -28,8 +29,10 @@ mod report;
 /// The Merkle modules at their earlier paths.
 pub use merkle::{part, proof, statement};
 
-/// Runs one `aurum` invocation: exit status 0 on success, 1 for a proof that does not verify,
-/// 2 for bad arguments or unreadable or malformed input (with a one-line message on stderr).
+/// Runs one `aurum` invocation: exit status 0 on success, 1 for a proof that does not verify
+/// (`INVALID: REASON` on stdout), 2 for bad arguments or unreadable or malformed input (with a
+/// one-line message on stderr). The one place where an [`error::Error`] becomes a message and
+/// an exit status.
 #[must_use]
 pub fn run(cli: args::Cli) -> ExitCode {
     let command = cli.command.unwrap_or(args::Command::Commit(cli.commit));
@@ -52,14 +55,18 @@ pub fn run(cli: args::Cli) -> ExitCode {
                 None => flags::checked_backend().and_then(|backend| fri::prove(prove, backend)),
             }
         }
-        args::Command::Bench(args) => bench::command(*args),
+        args::Command::Bench(args) => bench::command(*args).map_err(error::Error::Bench),
         args::Command::Info { millis } => info::info(std::time::Duration::from_millis(millis)),
     };
     match result {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(2)
+        Err(error::Error::Invalid(rejection)) => {
+            println!("INVALID: {rejection}");
+            ExitCode::from(1)
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(error.exit_status())
         }
     }
 }

@@ -28,7 +28,9 @@ macro_rules! with_fri_preset {
                     || DuplexChallenger::<_, 16, 12>::new(Poseidon2Goldilocks::<16>::new());
                 $body
             }
-            other => Err(format!("FRI runs with the Poseidon2 presets, not {other}")),
+            other => Err($crate::error::Error::Usage(format!(
+                "FRI runs with the Poseidon2 presets, not {other}"
+            ))),
         }
     };
 }

@@ -7,6 +7,7 @@ use aurum_fri::{FriParameters, FriProof, codec};
 use aurum_goldilocks::Goldilocks2;
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::hex::{parse_bytes, parse_cap, parse_digest};
 
 /// The largest proof file `aurum fri verify` reads (real ones are a few hundred KiB).
@@ -64,16 +65,18 @@ pub struct ParsedProofFile {
 /// depth), format `aurum-fri-proof` version 1, a root and a cap of canonical digests, and a
 /// proof in the compact encoding. The errors are the CLI's exit-status-2 messages (without
 /// the file's name).
-pub fn parse_proof_file(text: &[u8]) -> Result<ParsedProofFile, String> {
+pub fn parse_proof_file(text: &[u8]) -> Result<ParsedProofFile, Error> {
     let file: FriProofFile = serde_json::from_slice(text)
-        .map_err(|e| format!("not a proof file of `aurum fri`: {e}"))?;
+        .map_err(|e| Error::Input(format!("not a proof file of `aurum fri`: {e}")))?;
     if file.format != FORMAT || file.version != 1 {
-        return Err("not a proof file of `aurum fri` version 1".to_string());
+        return Err(Error::Input(
+            "not a proof file of `aurum fri` version 1".to_string(),
+        ));
     }
-    let root = parse_digest(&file.root).map_err(|e| format!("root: {e}"))?;
+    let root = parse_digest(&file.root).map_err(|e| e.context("root"))?;
     let cap = parse_cap(&file.cap)?;
-    let bytes = parse_bytes(&file.proof).map_err(|e| format!("proof: {e}"))?;
-    let proof = codec::decode(&bytes).map_err(|e| format!("proof: {e}"))?;
+    let bytes = parse_bytes(&file.proof).map_err(|e| e.context("proof"))?;
+    let proof = codec::decode(&bytes).map_err(|e| Error::Input(format!("proof: {e}")))?;
     Ok(ParsedProofFile {
         file,
         root,
@@ -83,7 +86,7 @@ pub fn parse_proof_file(text: &[u8]) -> Result<ParsedProofFile, String> {
 }
 
 /// Reads and parses a proof file (malformed files are errors, exit status 2).
-pub(crate) fn read_file(path: &Path) -> Result<ParsedProofFile, String> {
+pub(crate) fn read_file(path: &Path) -> Result<ParsedProofFile, Error> {
     let text = crate::input::read_limited(path, MAX_FRI_PROOF_BYTES)?;
-    parse_proof_file(&text).map_err(|e| format!("{}: {e}", path.display()))
+    parse_proof_file(&text).map_err(|e| e.context(path.display()))
 }

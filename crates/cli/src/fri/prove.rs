@@ -14,6 +14,7 @@ use aurum_poseidon2::Poseidon2Goldilocks;
 use aurum_symmetric::{Challenger, DuplexChallenger};
 
 use crate::args::{FriProveArgs, FriStatementArgs};
+use crate::error::Error;
 use crate::files;
 use crate::flags::{thread_pool, to_usize};
 use crate::fri::preset::{draw_points, with_fri_preset};
@@ -30,15 +31,15 @@ fn prove_with<C: MerkleConfig, Ch: Challenger>(
     statement: &Statement,
     values: Vec<aurum_goldilocks::Goldilocks>,
     status: &mut progress::Status,
-) -> Result<Proved, String> {
+) -> Result<Proved, Error> {
     let pcs = FriPcs::new(config, statement.params)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| Error::Failed(e.to_string()))?
         .with_cap_height(statement.cap_height);
     let mut timings = Timings::default();
     status.show("committing (LDE, Merkle tree)");
     let (commitment, data) = pcs
         .commit_timed(vec![Evaluations::new(values, statement.cols)], &mut timings)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Error::Failed(e.to_string()))?;
     status.show("opening (evaluations, quotients, FRI, queries)");
     let mut challenger = new_challenger();
     let points = vec![draw_points(&mut challenger, &commitment, statement.points)];
@@ -51,7 +52,7 @@ fn prove_with<C: MerkleConfig, Ch: Challenger>(
             &mut challenger,
             &mut timings,
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Error::Failed(e.to_string()))?;
     drop(data);
     status.show("verifying");
     let verify_start = Instant::now();
@@ -64,7 +65,7 @@ fn prove_with<C: MerkleConfig, Ch: Challenger>(
         &values,
     );
     pcs.verify(&claims, &proof, &mut challenger)
-        .map_err(|e| format!("the proof just made does not verify: {e}"))?;
+        .map_err(|e| Error::Failed(format!("the proof just made does not verify: {e}")))?;
     let verify = verify_start.elapsed();
     status.clear();
     let bytes = codec::encode(&proof);
@@ -74,7 +75,7 @@ fn prove_with<C: MerkleConfig, Ch: Challenger>(
         statement.cap_height,
         &commitment.cap,
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| Error::Failed(e.to_string()))?;
     let file = FriProofFile {
         format: FORMAT.to_string(),
         version: 1,
@@ -103,7 +104,7 @@ fn prove_with<C: MerkleConfig, Ch: Challenger>(
 pub fn prove_generated(
     statement: &Statement,
     seed: u64,
-) -> Result<(aurum_merkle::Digest, FriProofFile), String> {
+) -> Result<(aurum_merkle::Digest, FriProofFile), Error> {
     let values = random_matrix(statement.rows, statement.cols, seed)?;
     let mut status = progress::Status::new(false);
     with_fri_preset!(statement.preset, |config, challenger| prove_with(
@@ -125,10 +126,10 @@ pub(crate) fn commit_and_open(
     cols: usize,
     params: FriParameters,
     values: Vec<aurum_goldilocks::Goldilocks>,
-) -> Result<Timings, String> {
+) -> Result<Timings, Error> {
     params
         .validate()
-        .map_err(|e: ParamsError| format!("parameters: {e}"))?;
+        .map_err(|e: ParamsError| Error::Statement(format!("parameters: {e}")))?;
     let rows = values.len().checked_div(cols).unwrap_or(0);
     let statement = Statement {
         preset,
@@ -141,9 +142,9 @@ pub(crate) fn commit_and_open(
     if !rows.is_power_of_two()
         || rows.trailing_zeros() as usize + params.log_blowup > aurum_fri::MAX_LOG_DOMAIN
     {
-        return Err(format!(
+        return Err(Error::Statement(format!(
             "FRI cannot commit to {rows} rows with these parameters"
-        ));
+        )));
     }
     let mut status = progress::Status::new(false);
     with_fri_preset!(preset, |config, challenger| prove_with(
@@ -164,24 +165,24 @@ pub(crate) fn commit_and_open(
 pub const MAX_POW_BITS: u64 = 32;
 
 /// Refuses proof of work that would not finish (see [`MAX_POW_BITS`]), before any work.
-fn check_pow_bits(statement: &FriStatementArgs) -> Result<(), String> {
+fn check_pow_bits(statement: &FriStatementArgs) -> Result<(), Error> {
     for (flag, bits) in [
         ("--batch-pow-bits", statement.batch_pow_bits),
         ("--commit-pow-bits", statement.commit_pow_bits),
         ("--query-pow-bits", statement.query_pow_bits),
     ] {
         if let Some(bits) = bits.filter(|&bits| bits > MAX_POW_BITS) {
-            return Err(format!(
+            return Err(Error::Usage(format!(
                 "{flag} {bits}: aurum fri grinds at most {MAX_POW_BITS} bits of proof of work \
                  per phase (2^{bits} permutations would not finish)"
-            ));
+            )));
         }
     }
     Ok(())
 }
 
 /// `aurum fri`.
-pub(crate) fn prove(args: FriProveArgs, backend: Backend) -> Result<ExitCode, String> {
+pub(crate) fn prove(args: FriProveArgs, backend: Backend) -> Result<ExitCode, Error> {
     check_pow_bits(&args.statement)?;
     let pool = thread_pool(args.threads)?;
     let cols = to_usize("--cols", args.statement.cols)?;

@@ -5,6 +5,7 @@ use aurum_fri::{FriParameters, ParamsError};
 use aurum_merkle::{Dimensions, Preset, TreeShape};
 
 use crate::args::{FriPreset, FriStatementArgs};
+use crate::error::Error;
 use crate::flags::to_usize;
 
 /// What a FRI proof is about, from the verifier's (or the prover's) flags: made by
@@ -23,7 +24,7 @@ impl FriStatementArgs {
     /// The statement, checked: valid parameters, a power-of-two height whose LDE fits the
     /// largest domain, a cap height no greater than the LDE tree's depth. `rows` replaces
     /// `--rows` (a file's row count).
-    pub fn statement(&self, rows: Option<usize>) -> Result<Statement, String> {
+    pub fn statement(&self, rows: Option<usize>) -> Result<Statement, Error> {
         let mut params = match self.params {
             FriPreset::Benchmark => FriParameters::benchmark(),
             FriPreset::HighArity => FriParameters::benchmark_high_arity(),
@@ -65,30 +66,30 @@ impl FriStatementArgs {
         }
         params
             .validate()
-            .map_err(|e: ParamsError| format!("parameters: {e}"))?;
+            .map_err(|e: ParamsError| Error::Statement(format!("parameters: {e}")))?;
         let rows = match rows {
             Some(rows) => rows,
             None => to_usize("--rows", self.rows)?,
         };
         if !rows.is_power_of_two() {
-            return Err(format!(
+            return Err(Error::Statement(format!(
                 "the matrix has {rows} rows: FRI needs a power of two"
-            ));
+            )));
         }
         let log_lde = rows.trailing_zeros() as usize + params.log_blowup;
         if log_lde > aurum_fri::MAX_LOG_DOMAIN {
-            return Err(format!(
+            return Err(Error::Statement(format!(
                 "{rows} rows with blow-up 2^{} exceed the largest domain, 2^{}",
                 params.log_blowup,
                 aurum_fri::MAX_LOG_DOMAIN
-            ));
+            )));
         }
         // With a final polynomial longer than a constant, the codeword must fold at least once.
         if params.log_final_poly_len > 0 && log_lde <= params.log_final_height() {
-            return Err(format!(
+            return Err(Error::Statement(format!(
                 "{rows} rows are too few for a final polynomial of 2^{} coefficients",
                 params.log_final_poly_len
-            ));
+            )));
         }
         let statement = Statement {
             preset: self.preset,
@@ -104,10 +105,12 @@ impl FriStatementArgs {
             height: rows << statement.params.log_blowup,
         };
         crate::merkle::statement::checked_shape(&[lde], statement.cap_height).map_err(|e| {
-            format!(
-                "{e} (the LDE of {rows} rows with blow-up 2^{})",
-                statement.params.log_blowup
-            )
+            e.map_message(|m| {
+                format!(
+                    "{m} (the LDE of {rows} rows with blow-up 2^{})",
+                    statement.params.log_blowup
+                )
+            })
         })?;
         Ok(statement)
     }

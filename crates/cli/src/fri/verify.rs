@@ -12,6 +12,7 @@ use aurum_poseidon2::Poseidon2Goldilocks;
 use aurum_symmetric::{Challenger, DuplexChallenger};
 
 use crate::args::FriVerifyArgs;
+use crate::error::Error;
 use crate::fri::preset::{draw_points, with_fri_preset};
 use crate::fri::proof_file::{ParsedProofFile, read_file};
 use crate::fri::statement::Statement;
@@ -98,7 +99,7 @@ fn check<C: MerkleConfig, Ch: Challenger>(
     statement: &Statement,
     root: &aurum_merkle::Digest,
     parsed: &ParsedProofFile,
-) -> Result<Result<Verified, Rejection>, String> {
+) -> Result<Result<Verified, Rejection>, Error> {
     if let Err(rejection) = check_claims(statement, root, parsed) {
         return Ok(Err(rejection));
     }
@@ -117,7 +118,7 @@ fn check<C: MerkleConfig, Ch: Challenger>(
         cap: parsed.cap.clone(),
     };
     let pcs = FriPcs::new(config, statement.params)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| Error::Failed(e.to_string()))?
         .with_cap_height(statement.cap_height);
     let mut challenger = new_challenger();
     let points = draw_points(&mut challenger, &commitment, statement.points);
@@ -158,16 +159,16 @@ pub fn check_proof_file(
     statement: &Statement,
     root: &aurum_merkle::Digest,
     parsed: &ParsedProofFile,
-) -> Result<Result<Verified, Rejection>, String> {
+) -> Result<Result<Verified, Rejection>, Error> {
     with_fri_preset!(statement.preset, |config, challenger| check(
         config, challenger, statement, root, parsed
     ))
 }
 
 /// `aurum fri verify`.
-pub(crate) fn verify(args: FriVerifyArgs) -> Result<ExitCode, String> {
+pub(crate) fn verify(args: FriVerifyArgs) -> Result<ExitCode, Error> {
     let statement = args.statement.statement(None)?;
-    let root = parse_digest(&args.root).map_err(|e| format!("--root: {e}"))?;
+    let root = parse_digest(&args.root).map_err(|e| Error::Usage(format!("--root: {e}")))?;
     let parsed = read_file(&args.proof)?;
     let start = Instant::now();
     let result = check_proof_file(&statement, &root, &parsed)?;
@@ -204,9 +205,6 @@ pub(crate) fn verify(args: FriVerifyArgs) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(rejection) => {
-            println!("INVALID: {rejection}");
-            Ok(ExitCode::from(1))
-        }
+        Err(rejection) => Err(Error::Invalid(rejection)),
     }
 }

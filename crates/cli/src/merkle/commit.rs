@@ -13,6 +13,7 @@ use aurum_merkle::{
 use aurum_symmetric::Hasher;
 
 use crate::args::CommitArgs;
+use crate::error::Error;
 use crate::files::{self, AtomicFile};
 use crate::flags::{checked_backend, to_usize};
 use crate::input::MatrixSource;
@@ -30,16 +31,16 @@ struct Committed {
     tree: Option<TreeFileReport>,
 }
 
-pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
+pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, Error> {
     // Started by an MPI launcher (`mpirun`): the ranks split the commitment between them.
     #[cfg(feature = "mpi")]
     if crate::merkle::distributed::launched() {
         if args.tree.is_some() {
-            return Err(
+            return Err(Error::Usage(
                 "--tree is not supported under mpirun: each rank holds only its part of \
                         the tree (run `aurum commit --tree` in one process)"
                     .to_string(),
-            );
+            ));
         }
         return crate::merkle::distributed::commit(&args);
     }
@@ -51,11 +52,11 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, String> {
     let show_progress = !args.json && progress::stderr_is_terminal();
     let tree = match &args.tree {
         Some(_) if matches!(source, MatrixSource::Random { .. }) => {
-            return Err(
+            return Err(Error::Usage(
                 "--tree needs --input or --bytes: `aurum open --tree` reads the rows of a \
                  block back from that file"
                     .to_string(),
-            );
+            ));
         }
         Some(_) => Some(to_usize("--tree-drop", args.tree_drop)?),
         None => None,
@@ -116,11 +117,12 @@ pub(crate) fn commit_in_memory<C: MerkleConfig>(
     values: &[Goldilocks],
     cols: usize,
     cap_height: usize,
-) -> Result<(Digest, Vec<Digest>, Duration), String> {
+) -> Result<(Digest, Vec<Digest>, Duration), Error> {
     let start = Instant::now();
-    let matrix = Matrix::new(values, cols).map_err(|e| e.to_string())?;
-    let tree = MerkleTree::new(config, vec![matrix]).map_err(|e| e.to_string())?;
-    let cap = tree.cap(cap_height).map_err(|e| e.to_string())?;
+    let failed = |e: &dyn std::fmt::Display| Error::Failed(e.to_string());
+    let matrix = Matrix::new(values, cols).map_err(|e| failed(&e))?;
+    let tree = MerkleTree::new(config, vec![matrix]).map_err(|e| failed(&e))?;
+    let cap = tree.cap(cap_height).map_err(|e| failed(&e))?;
     Ok((tree.root(), cap, start.elapsed()))
 }
 
@@ -129,10 +131,10 @@ pub(crate) fn commit_in_memory<C: MerkleConfig>(
 fn reader<'a>(
     source: &'a MatrixSource,
     bar: &'a mut progress::Bar,
-) -> impl FnOnce(&mut RowSink) -> Result<(), String> + Send + 'a {
+) -> impl FnOnce(&mut RowSink) -> Result<(), Error> + Send + 'a {
     move |sink| {
         let read = source.stream_rows(|rows, bytes_done| {
-            sink.push(rows).map_err(|e| e.to_string())?;
+            sink.push(rows).map_err(|e| Error::Input(e.to_string()))?;
             bar.update(bytes_done);
             Ok(())
         });
@@ -147,7 +149,7 @@ fn commit_with<C: MerkleConfig>(
     shape: TreeShape,
     cap_height: usize,
     show_progress: bool,
-) -> Result<Committed, String> {
+) -> Result<Committed, Error> {
     let permutations = shape.permutations(|len| config.leaf().permutations(len));
     if let MatrixSource::Random { .. } = source {
         let values = source.load(shape.max_height())?;
@@ -166,29 +168,31 @@ fn commit_with<C: MerkleConfig>(
     // The height the file's size promised: a file that changes length while it is read is
     // an error naming the row, never the root of another matrix.
     let mut committer = StreamingCommitter::with_height(config, source.cols(), height, cap_height)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Error::Failed(e.to_string()))?;
     let mut bar = progress::Bar::new(show_progress, source.total_bytes()?);
     let pushed = committer.push_overlapped(reader(source, &mut bar));
     let changed = |rows: usize| {
-        format!(
+        Error::Input(format!(
             "{}: the file changed while it was read: {rows} rows where its size gave {height}",
             source.describe()
-        )
+        ))
     };
+    let in_source = |e: StreamError| Error::Input(format!("{}: {e}", source.describe()));
     match pushed {
         Ok(()) => {}
         Err(OverlapError::Producer(e)) => return Err(e),
         Err(OverlapError::Stream(StreamError::WrongRowCount { rows, .. })) => {
             return Err(changed(rows));
         }
-        Err(OverlapError::Stream(e)) => return Err(format!("{}: {e}", source.describe())),
+        Err(OverlapError::Stream(e)) => return Err(in_source(e)),
     }
     let cap = match committer.finish() {
         Ok(commitment) => commitment.cap,
         Err(StreamError::WrongRowCount { rows, .. }) => return Err(changed(rows)),
-        Err(e) => return Err(format!("{}: {e}", source.describe())),
+        Err(e) => return Err(in_source(e)),
     };
-    let root = root_from_cap(config, &shape, cap_height, &cap).map_err(|e| e.to_string())?;
+    let root = root_from_cap(config, &shape, cap_height, &cap)
+        .map_err(|e| Error::Failed(e.to_string()))?;
     Ok(Committed {
         root,
         cap,
@@ -208,11 +212,11 @@ fn commit_to_tree_file<C: MerkleConfig>(
     cap_height: usize,
     (file, dropped): (AtomicFile, usize),
     show_progress: bool,
-) -> Result<Committed, String> {
+) -> Result<Committed, Error> {
     let permutations = shape.permutations(|len| config.leaf().permutations(len));
     let source_len = source
         .total_bytes()?
-        .ok_or("--tree needs --input or --bytes")?;
+        .ok_or_else(|| Error::Usage("--tree needs --input or --bytes".to_string()))?;
     let spec = TreeSpec {
         width: source.cols(),
         height: shape.max_height(),
@@ -224,8 +228,8 @@ fn commit_to_tree_file<C: MerkleConfig>(
     let path = path.as_path();
     let fail = |e: StoredTreeError| match e {
         // Rows that are not the file's announced ones: the input's fault.
-        StoredTreeError::Stream(e) => format!("{}: {e}", source.describe()),
-        e => format!("{}: {e}", path.display()),
+        StoredTreeError::Stream(e) => Error::Input(format!("{}: {e}", source.describe())),
+        e => Error::Output(format!("{}: {e}", path.display())),
     };
     let start = Instant::now();
     // The temporary stays registered (Ctrl-C removes it) while `destination` lives.

@@ -11,6 +11,7 @@ use aurum_merkle::{
 };
 
 use crate::args::OpenArgs;
+use crate::error::Error;
 use crate::files::{self, AtomicFile};
 use crate::flags::{checked_backend, to_usize};
 use crate::input::{self, MatrixSource};
@@ -20,7 +21,7 @@ use crate::merkle::proof::ProofFile;
 /// drops more levels than this allows is refused, whatever its header says).
 const MAX_BLOCK_BYTES: usize = 1 << 30;
 
-pub(crate) fn open(args: OpenArgs) -> Result<ExitCode, String> {
+pub(crate) fn open(args: OpenArgs) -> Result<ExitCode, Error> {
     checked_backend()?;
     // The proof file, checked and its temporary created before any work.
     let mut inputs = args.matrix.inputs();
@@ -33,10 +34,10 @@ pub(crate) fn open(args: OpenArgs) -> Result<ExitCode, String> {
     let cap_height = args.matrix.cap_height()?;
     let index = to_usize("--index", args.index)?;
     if index >= shape.max_height() {
-        return Err(format!(
+        return Err(Error::Usage(format!(
             "leaf index {index} is out of range: the matrix has {} rows",
             shape.max_height()
-        ));
+        )));
     }
     let pool = args.matrix.threads()?;
     let file = pool.install(|| {
@@ -48,7 +49,7 @@ pub(crate) fn open(args: OpenArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_proof(out: AtomicFile, file: &ProofFile) -> Result<(), String> {
+fn write_proof(out: AtomicFile, file: &ProofFile) -> Result<(), Error> {
     let path = out.path().to_path_buf();
     out.write_and_commit(file.to_json().as_bytes())?;
     println!(
@@ -64,25 +65,25 @@ fn write_proof(out: AtomicFile, file: &ProofFile) -> Result<(), String> {
 /// `aurum open --tree`: the opening from the tree file and the leaf's block of rows, read
 /// from their place in the input file. The preset, columns and cap height are the tree's
 /// unless given (and then must agree); the input must have the tree's shape and length.
-fn open_from_tree_file(args: &OpenArgs, path: &Path, out: AtomicFile) -> Result<ExitCode, String> {
+fn open_from_tree_file(args: &OpenArgs, path: &Path, out: AtomicFile) -> Result<ExitCode, Error> {
     let start = Instant::now();
-    let in_tree = |e: StoredTreeError| format!("{}: {e}", path.display());
+    let in_tree = |e: StoredTreeError| Error::Input(format!("{}: {e}", path.display()));
     // Opened without blocking, and only if it is a regular file (not a FIFO, a device).
     let stored = StoredTree::from_open_file(input::open_regular(path)?).map_err(in_tree)?;
     let info = stored.info().clone();
     let preset: Preset = info.config_name.parse().map_err(|_| {
-        format!(
+        Error::Input(format!(
             "{}: the tree was built with the configuration {:?}, which is not an aurum preset",
             path.display(),
             info.config_name
-        )
+        ))
     })?;
     let m = &args.matrix;
     let disagree = |flag: String, tree: String| {
-        format!(
+        Error::Usage(format!(
             "{flag} differs from the tree file {}, which has {tree}",
             path.display()
-        )
+        ))
     };
     if let Some(given) = m.preset
         && given != preset
@@ -101,10 +102,10 @@ fn open_from_tree_file(args: &OpenArgs, path: &Path, out: AtomicFile) -> Result<
         ));
     }
     if m.input.is_none() && m.bytes.is_none() {
-        return Err(format!(
+        return Err(Error::Usage(format!(
             "open --tree needs the --input (or --bytes) file the tree file {} was committed from",
             path.display()
-        ));
+        )));
     }
     let cap_height = match m.cap_height {
         Some(c) => to_usize("--cap-height", c)?,
@@ -114,7 +115,7 @@ fn open_from_tree_file(args: &OpenArgs, path: &Path, out: AtomicFile) -> Result<
     let rows = source.rows()?;
     let len = source.total_bytes()?.unwrap_or(0);
     if rows != info.height || len != info.source_len {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{} does not match the tree file {}: {rows} rows of {} values ({len} bytes), \
              the tree was committed to {} rows ({} bytes)",
             source.describe(),
@@ -122,7 +123,7 @@ fn open_from_tree_file(args: &OpenArgs, path: &Path, out: AtomicFile) -> Result<
             info.width,
             info.height,
             info.source_len
-        ));
+        )));
     }
     let index = to_usize("--index", args.index)?;
     let block_rows = stored.block_rows(index).map_err(in_tree)?;
@@ -135,9 +136,11 @@ fn open_from_tree_file(args: &OpenArgs, path: &Path, out: AtomicFile) -> Result<
             ))
         })
         .map_err(|e| match e {
-            StoredTreeError::InputMismatch { .. } => {
-                format!("{}: {e} (tree file {})", source.describe(), path.display())
-            }
+            StoredTreeError::InputMismatch { .. } => Error::Input(format!(
+                "{}: {e} (tree file {})",
+                source.describe(),
+                path.display()
+            )),
             e => in_tree(e),
         })?;
     let elapsed = start.elapsed();
@@ -180,23 +183,27 @@ fn open_with<C: MerkleConfig>(
     shape: &TreeShape,
     cap_height: usize,
     index: usize,
-) -> Result<ProofFile, String> {
+) -> Result<ProofFile, Error> {
     // Exactly the rows the file's size gave: `aurum open` reads no further than `commit` does.
     let values = source.load(shape.max_height())?;
-    let matrix = Matrix::new(&values, source.cols()).map_err(|e| e.to_string())?;
+    let matrix = Matrix::new(&values, source.cols()).map_err(|e| Error::Failed(e.to_string()))?;
     if matrix.dimensions() != shape.dims()[0] {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{}: the file changed while it was read",
             source.describe()
-        ));
+        )));
     }
-    let tree = MerkleTree::new(config, vec![matrix]).map_err(|e| e.to_string())?;
+    let tree = MerkleTree::new(config, vec![matrix]).map_err(|e| Error::Failed(e.to_string()))?;
     Ok(ProofFile {
         preset: config.name().to_string(),
         dims: tree.shape().dims().to_vec(),
         cap_height,
         index,
-        commitment: tree.commitment(cap_height).map_err(|e| e.to_string())?,
-        opening: tree.open(index, cap_height).map_err(|e| e.to_string())?,
+        commitment: tree
+            .commitment(cap_height)
+            .map_err(|e| Error::Failed(e.to_string()))?,
+        opening: tree
+            .open(index, cap_height)
+            .map_err(|e| Error::Failed(e.to_string()))?,
     })
 }

@@ -7,6 +7,7 @@ use aurum_goldilocks::Goldilocks;
 use aurum_merkle::{Commitment, Dimensions, Opening, Preset, root_from_cap, verify};
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::hex::hex_digest;
 use crate::merkle::statement::{Statement, TrustedCommitment};
 pub use crate::rejection::Rejection;
@@ -40,8 +41,8 @@ pub struct ProofFile {
 
 impl ProofFile {
     /// Parses a proof file's JSON.
-    pub fn parse(text: &[u8]) -> Result<Self, String> {
-        serde_json::from_slice(text).map_err(|e| e.to_string())
+    pub fn parse(text: &[u8]) -> Result<Self, Error> {
+        serde_json::from_slice(text).map_err(|e| Error::Input(e.to_string()))
     }
 
     /// The proof file's JSON.

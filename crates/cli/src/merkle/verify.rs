@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use aurum_merkle::Dimensions;
 
 use crate::args::VerifyArgs;
+use crate::error::Error;
 use crate::flags::to_usize;
 use crate::hex::{hex_digest, parse_digest};
 use crate::input::read_limited;
@@ -16,21 +17,27 @@ use crate::merkle::statement::{Statement, TrustedCommitment};
 const MAX_COMMITMENT_BYTES: u64 = 1 << 30;
 
 /// The verifier's statement, from `--commitment` or from `--root` and its flags.
-fn trusted_statement(args: &VerifyArgs) -> Result<Statement, String> {
+fn trusted_statement(args: &VerifyArgs) -> Result<Statement, Error> {
     if let Some(path) = &args.commitment {
         let text = read_limited(path, MAX_COMMITMENT_BYTES)?;
-        let text = String::from_utf8(text)
-            .map_err(|_| format!("{} is not a commitment file (not UTF-8)", path.display()))?;
-        return Statement::from_commitment_json(&text)
-            .map_err(|e| format!("{}: {e}", path.display()));
+        let text = String::from_utf8(text).map_err(|_| {
+            Error::Input(format!(
+                "{} is not a commitment file (not UTF-8)",
+                path.display()
+            ))
+        })?;
+        return Statement::from_commitment_json(&text).map_err(|e| e.context(path.display()));
     }
-    let missing = |flag: &str| format!("--root needs {flag}: the verifier states the tree");
+    let missing =
+        |flag: &str| Error::Usage(format!("--root needs {flag}: the verifier states the tree"));
     let root = parse_digest(args.root.as_deref().ok_or_else(|| {
-        "verify needs the trusted commitment: --commitment FILE, or --root with --preset, \
-         --rows and --cols"
-            .to_string()
+        Error::Usage(
+            "verify needs the trusted commitment: --commitment FILE, or --root with --preset, \
+             --rows and --cols"
+                .to_string(),
+        )
     })?)
-    .map_err(|e| format!("--root: {e}"))?;
+    .map_err(|e| Error::Usage(format!("--root: {e}")))?;
     let preset = args.preset.ok_or_else(|| missing("--preset"))?;
     let dims = [Dimensions {
         width: to_usize("--cols", args.cols.ok_or_else(|| missing("--cols"))?)?,
@@ -40,19 +47,17 @@ fn trusted_statement(args: &VerifyArgs) -> Result<Statement, String> {
     Statement::with_root(preset, &dims, cap_height, root)
 }
 
-pub(crate) fn verify(args: VerifyArgs) -> Result<ExitCode, String> {
+pub(crate) fn verify(args: VerifyArgs) -> Result<ExitCode, Error> {
     let statement = trusted_statement(&args)?;
     let text = read_limited(&args.proof, MAX_PROOF_BYTES)?;
-    let file = ProofFile::parse(&text)
-        .map_err(|e| format!("{} is not a valid proof file: {e}", args.proof.display()))?;
+    let file = ProofFile::parse(&text).map_err(|e| {
+        e.context(format_args!(
+            "{} is not a valid proof file",
+            args.proof.display()
+        ))
+    })?;
     let index = args.index.map(|i| to_usize("--index", i)).transpose()?;
-    let verified = match proof::check(&statement, &file, index) {
-        Ok(verified) => verified,
-        Err(rejection) => {
-            println!("INVALID: {rejection}");
-            return Ok(ExitCode::from(1));
-        }
-    };
+    let verified = proof::check(&statement, &file, index)?;
     let commitment = match statement.commitment() {
         TrustedCommitment::Root(root) => format!("root {}", hex_digest(root)),
         TrustedCommitment::Cap(cap) if cap.len() == 1 => format!("root {}", hex_digest(&cap[0])),

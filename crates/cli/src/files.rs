@@ -32,11 +32,14 @@
 
 use std::fs::{self, File, Permissions};
 use std::io::{self, BufWriter, Write};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use tempfile::NamedTempFile;
+
+use crate::error::Error;
+use crate::input::file_kind;
 
 /// The start of every temporary file's name: `.aurum-tmp-PID-HOST-RANDOM`.
 pub const TEMP_PREFIX: &str = ".aurum-tmp-";
@@ -161,22 +164,6 @@ fn remove_stale_temporaries(dir: &Path, owner: u32) {
     }
 }
 
-/// What a file that is not a regular one is, for messages.
-fn kind_of(meta: &fs::Metadata) -> &'static str {
-    let t = meta.file_type();
-    if t.is_char_device() {
-        "a character device"
-    } else if t.is_block_device() {
-        "a block device"
-    } else if t.is_fifo() {
-        "a FIFO"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "not a file"
-    }
-}
-
 fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
     (a.dev(), a.ino()) == (b.dev(), b.ino())
 }
@@ -211,8 +198,12 @@ impl Destination {
         &self.path
     }
 
-    fn error(&self, why: impl std::fmt::Display) -> String {
-        format!("cannot write {} {}: {why}", self.flag, self.path.display())
+    fn error(&self, why: impl std::fmt::Display) -> Error {
+        Error::Output(format!(
+            "cannot write {} {}: {why}",
+            self.flag,
+            self.path.display()
+        ))
     }
 
     /// Refuses a destination that is not a file name, is a directory or a special file, or
@@ -221,7 +212,7 @@ impl Destination {
     ///
     /// # Errors
     /// The one-line reason.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Error> {
         let path = &self.path;
         // `Path` ignores a trailing `/` or `/.` (`out/.` has the file name `out`), `rename`
         // does not.
@@ -244,7 +235,7 @@ impl Destination {
         if !meta.is_file() {
             return Err(self.error(format_args!(
                 "not a regular file ({}), which aurum never writes to or replaces",
-                kind_of(&meta)
+                file_kind(meta.file_type())
             )));
         }
         for (flag, input) in &self.inputs {
@@ -268,7 +259,7 @@ impl Destination {
 
     /// Creates the temporary file beside the destination (see the module documentation),
     /// registered for removal on interruption, and removes stale temporaries there.
-    fn create_temp(&mut self) -> Result<NamedTempFile, String> {
+    fn create_temp(&mut self) -> Result<NamedTempFile, Error> {
         let dir = self.dir().to_path_buf();
         let temp = tempfile::Builder::new()
             .prefix(&temp_prefix(std::process::id()))
@@ -309,7 +300,7 @@ impl Destination {
     }
 
     /// Syncs `temp` and renames it over the destination, checked once more.
-    fn persist(&self, temp: NamedTempFile) -> Result<(), String> {
+    fn persist(&self, temp: NamedTempFile) -> Result<(), Error> {
         temp.as_file().sync_all().map_err(|e| self.error(e))?;
         self.check()?;
         temp.persist(&self.path).map_err(|e| self.error(e.error))?;
@@ -330,7 +321,7 @@ impl Destination {
 pub fn prepare(
     outputs: &[(&str, &Path)],
     inputs: &[(&str, &Path)],
-) -> Result<Vec<AtomicFile>, String> {
+) -> Result<Vec<AtomicFile>, Error> {
     let mut prepared: Vec<AtomicFile> = Vec::with_capacity(outputs.len());
     for &(flag, path) in outputs {
         let mut destination = Destination::new(flag, path, inputs);
@@ -358,11 +349,7 @@ pub fn prepare(
 ///
 /// # Errors
 /// As [`prepare`].
-pub fn prepare_one(
-    flag: &str,
-    path: &Path,
-    inputs: &[(&str, &Path)],
-) -> Result<AtomicFile, String> {
+pub fn prepare_one(flag: &str, path: &Path, inputs: &[(&str, &Path)]) -> Result<AtomicFile, Error> {
     let mut prepared = prepare(&[(flag, path)], inputs)?;
     Ok(prepared.pop().expect("one output prepared"))
 }
@@ -402,7 +389,7 @@ impl AtomicFile {
     /// # Errors
     /// Any I/O error or refusal, with the destination's name; the temporary file is then
     /// removed.
-    pub fn commit(mut self) -> Result<(), String> {
+    pub fn commit(mut self) -> Result<(), Error> {
         let writer = self.writer.take().expect("only commit takes the writer");
         let temp = writer
             .into_inner()
@@ -414,7 +401,7 @@ impl AtomicFile {
     ///
     /// # Errors
     /// As [`AtomicFile::commit`].
-    pub fn write_and_commit(mut self, contents: &[u8]) -> Result<(), String> {
+    pub fn write_and_commit(mut self, contents: &[u8]) -> Result<(), Error> {
         self.write_all(contents)
             .map_err(|e| self.destination.error(e))?;
         self.commit()
@@ -426,7 +413,7 @@ impl AtomicFile {
     ///
     /// # Errors
     /// None in practice (nothing was written yet); an I/O error otherwise.
-    pub fn into_temp(self) -> Result<(NamedTempFile, Destination), String> {
+    pub fn into_temp(self) -> Result<(NamedTempFile, Destination), Error> {
         let AtomicFile {
             writer,
             destination,
@@ -502,7 +489,9 @@ mod tests {
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
         assert!(!registered(&temp));
         let unwritable = dir.join("missing").join("x");
-        let err = prepare_one("--out", &unwritable, &[]).unwrap_err();
+        let err = prepare_one("--out", &unwritable, &[])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("does not exist"), "{err}");
         fs::remove_dir_all(&dir).unwrap();
     }
@@ -538,7 +527,7 @@ mod tests {
             } else {
                 dir.join(name)
             };
-            let err = prepare_one("--out", &path, &[]).unwrap_err();
+            let err = prepare_one("--out", &path, &[]).unwrap_err().to_string();
             assert!(
                 err.contains("not a file name") || err.contains("is a directory"),
                 "{name:?}: {err}"

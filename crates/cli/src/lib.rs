@@ -12,21 +12,27 @@ macro_rules! with_preset {
 pub mod args;
 pub mod bench;
 mod commands;
-#[cfg(feature = "mpi")]
-mod distributed;
+pub mod error;
 pub mod files;
+mod flags;
 pub mod fri;
+mod generate;
 pub mod hex;
+mod info;
 pub mod input;
 mod measure;
-pub mod part;
+pub mod merkle;
 mod progress;
-pub mod proof;
+pub mod rejection;
 mod report;
-pub mod statement;
 
-/// Runs one `aurum` invocation: exit status 0 on success, 1 for a proof that does not verify,
-/// 2 for bad arguments or unreadable or malformed input (with a one-line message on stderr).
+/// The Merkle modules at their earlier paths.
+pub use merkle::{part, proof, statement};
+
+/// Runs one `aurum` invocation: exit status 0 on success, 1 for a proof that does not verify
+/// (`INVALID: REASON` on stdout), 2 for bad arguments or unreadable or malformed input (with a
+/// one-line message on stderr). The one place where an [`error::Error`] becomes a message and
+/// an exit status.
 #[must_use]
 pub fn run(cli: args::Cli) -> ExitCode {
     let command = cli.command.unwrap_or(args::Command::Commit(cli.commit));
@@ -36,29 +42,31 @@ pub fn run(cli: args::Cli) -> ExitCode {
     // `gen` (scalar arithmetic only: the same bytes on every backend), `bench compare` and
     // `bench import-insn` (they read records and counts).
     let result = match command {
-        args::Command::Commit(args) => commands::commit(args),
-        args::Command::Gen(args) => commands::gen_file(&args),
-        args::Command::Open(args) => commands::open(args),
-        args::Command::Verify(args) => {
-            commands::checked_backend().and_then(|_| commands::verify(args))
-        }
+        args::Command::Commit(args) => merkle::commit(args),
+        args::Command::Gen(args) => generate::gen_file(&args),
+        args::Command::Open(args) => merkle::open(args),
+        args::Command::Verify(args) => flags::checked_backend().and_then(|_| merkle::verify(args)),
         args::Command::Fri(args) => {
             let args::FriArgs { command, prove } = *args;
             match command {
                 Some(args::FriCommand::Verify(verify)) => {
-                    commands::checked_backend().and_then(|_| fri::verify(verify))
+                    flags::checked_backend().and_then(|_| fri::verify(verify))
                 }
-                None => commands::checked_backend().and_then(|backend| fri::prove(prove, backend)),
+                None => flags::checked_backend().and_then(|backend| fri::prove(prove, backend)),
             }
         }
-        args::Command::Bench(args) => bench::command(*args),
-        args::Command::Info { millis } => commands::info(std::time::Duration::from_millis(millis)),
+        args::Command::Bench(args) => bench::command(*args).map_err(error::Error::Bench),
+        args::Command::Info { millis } => info::info(std::time::Duration::from_millis(millis)),
     };
     match result {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(2)
+        Err(error::Error::Invalid(rejection)) => {
+            println!("INVALID: {rejection}");
+            ExitCode::from(1)
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(error.exit_status())
         }
     }
 }

@@ -6,6 +6,8 @@ use std::time::Duration;
 use aurum_goldilocks::microbench::{FieldOp, ThroughputProbe};
 use aurum_goldilocks::{Backend, dispatch_on};
 
+use crate::error::Error;
+
 /// The most iterations a calibrated run may have (a loop that takes no time stops here).
 const MAX_ITERS: u64 = 1 << 40;
 
@@ -50,9 +52,11 @@ pub(crate) fn field_op_rates(
     op: FieldOp,
     budget: Duration,
     repetitions: usize,
-) -> Result<(u64, Vec<f64>), String> {
-    let probe =
-        |iters| dispatch_on(backend, ThroughputProbe { op, iters }).map_err(|e| e.to_string());
+) -> Result<(u64, Vec<f64>), Error> {
+    let probe = |iters| {
+        dispatch_on(backend, ThroughputProbe { op, iters })
+            .map_err(|e| Error::Failed(e.to_string()))
+    };
     // Each iteration is a few nanoseconds: start at 1024.
     let iters = calibrate(budget, 1 << 10, |iters| probe(iters).map(|t| t.elapsed))?;
     let rates = rates(repetitions, iters, |iters| {

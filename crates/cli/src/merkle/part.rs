@@ -13,6 +13,7 @@ use std::path::Path;
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::{Digest, MerkleConfig, PartCommitter, SplitPlan};
 
+use crate::error::Error;
 use crate::input::{self, BYTES_PER_ELEMENT, MatrixSource};
 
 /// Elements generated per step for a part of a generated matrix.
@@ -35,16 +36,16 @@ pub fn stream_part(
     source: &MatrixSource,
     height: usize,
     rows: Range<usize>,
-    mut consume: impl FnMut(&[Goldilocks]) -> Result<(), String>,
-) -> Result<(), String> {
+    mut consume: impl FnMut(&[Goldilocks]) -> Result<(), Error>,
+) -> Result<(), Error> {
     if rows.is_empty() {
         return Ok(());
     }
     if rows.end > height {
-        return Err(format!(
+        return Err(Error::Usage(format!(
             "rows {}..{} are outside a matrix of {height} rows",
             rows.start, rows.end
-        ));
+        )));
     }
     let cols = source.cols();
     let expected = rows.len();
@@ -52,7 +53,7 @@ pub fn stream_part(
     // Whole rows only, and never more than the part has: the rows a reader produces past the
     // part (the end marker row of a `--bytes` reader that stops inside the file) are not
     // the part's.
-    let mut take = |values: &[Goldilocks]| -> Result<(), String> {
+    let mut take = |values: &[Goldilocks]| -> Result<(), Error> {
         let n = (values.len() / cols).min(expected - got);
         got += n;
         consume(&values[..n * cols])
@@ -76,10 +77,10 @@ pub fn stream_part(
                 // by the plan; checked anyway, as sizes from flags.
                 let first = row
                     .checked_mul(cols)
-                    .ok_or("row offset overflows".to_string())?;
+                    .ok_or_else(|| Error::Usage("row offset overflows".to_string()))?;
                 let last = next
                     .checked_mul(cols)
-                    .ok_or("row offset overflows".to_string())?;
+                    .ok_or_else(|| Error::Usage("row offset overflows".to_string()))?;
                 take(&input::random_elements(first..last, *seed))?;
                 row = next;
             }
@@ -89,7 +90,7 @@ pub fn stream_part(
             let row_bytes = row_len(cols, 8)?;
             let reader = seek_to(file, path, rows.start, row_bytes, rows.len())?;
             input::read_u64_rows(BufReader::new(reader), cols, |values, _| take(values))
-                .map_err(|e| format!("{}: {e}", describe(path)))?;
+                .map_err(|e| e.context(describe(path)))?;
         }
         MatrixSource::BytesFile { path, .. } => {
             let (file, len) = input::open(path)?;
@@ -103,24 +104,24 @@ pub fn stream_part(
                 len < offset(rows.end, row_bytes)?
             };
             if changed {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "{}: the file is {len} bytes now, which is not the {height}-row matrix \
                      planned: it changed since its size was read",
                     describe(path)
-                ));
+                )));
             }
             let reader = if rows.end == height {
                 // The last part: to the end of the file, which read_byte_rows marks.
                 let start = offset(rows.start, row_bytes)?;
                 let mut file = file;
                 file.seek(SeekFrom::Start(start))
-                    .map_err(|e| format!("cannot seek in {}: {e}", path.display()))?;
+                    .map_err(|e| Error::Input(format!("cannot seek in {}: {e}", path.display())))?;
                 file.take(len.saturating_sub(start))
             } else {
                 seek_to(file, path, rows.start, row_bytes, rows.len())?
             };
             input::read_byte_rows(BufReader::new(reader), cols, |values, _| take(values))
-                .map_err(|e| format!("{}: {e}", describe(path)))?;
+                .map_err(|e| e.context(describe(path)))?;
         }
     }
     if got != expected {
@@ -130,26 +131,26 @@ pub fn stream_part(
             }
             MatrixSource::Random { .. } => "the generated matrix".to_string(),
         };
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{path}: only {got} of the part's {expected} rows could be read: the file is \
              shorter than when its size was read"
-        ));
+        )));
     }
     Ok(())
 }
 
 /// Bytes per row.
-fn row_len(cols: usize, bytes_per_element: usize) -> Result<u64, String> {
+fn row_len(cols: usize, bytes_per_element: usize) -> Result<u64, Error> {
     cols.checked_mul(bytes_per_element)
         .map(|b| b as u64)
-        .ok_or_else(|| format!("a row of {cols} columns overflows"))
+        .ok_or_else(|| Error::Usage(format!("a row of {cols} columns overflows")))
 }
 
 /// Byte offset of row `row`.
-fn offset(row: usize, row_bytes: u64) -> Result<u64, String> {
+fn offset(row: usize, row_bytes: u64) -> Result<u64, Error> {
     (row as u64)
         .checked_mul(row_bytes)
-        .ok_or_else(|| format!("the offset of row {row} overflows"))
+        .ok_or_else(|| Error::Usage(format!("the offset of row {row} overflows")))
 }
 
 /// `file` positioned at row `first`, limited to `count` rows.
@@ -159,11 +160,11 @@ fn seek_to(
     first: usize,
     row_bytes: u64,
     count: usize,
-) -> Result<std::io::Take<File>, String> {
+) -> Result<std::io::Take<File>, Error> {
     let start = offset(first, row_bytes)?;
     let len = offset(count, row_bytes)?;
     file.seek(SeekFrom::Start(start))
-        .map_err(|e| format!("cannot seek in {}: {e}", path.display()))?;
+        .map_err(|e| Error::Input(format!("cannot seek in {}: {e}", path.display())))?;
     Ok(file.take(len))
 }
 
@@ -177,14 +178,15 @@ pub fn commit_part<C: MerkleConfig>(
     source: &MatrixSource,
     plan: &SplitPlan,
     part: usize,
-) -> Result<Vec<Digest>, String> {
-    let rows = plan.rows(part).map_err(|e| e.to_string())?;
+) -> Result<Vec<Digest>, Error> {
+    let failed = |e: &dyn std::fmt::Display| Error::Failed(e.to_string());
+    let rows = plan.rows(part).map_err(|e| failed(&e))?;
     let mut committer =
-        PartCommitter::new(config, plan, part, source.cols()).map_err(|e| e.to_string())?;
+        PartCommitter::new(config, plan, part, source.cols()).map_err(|e| failed(&e))?;
     stream_part(source, plan.height(), rows, |values| {
-        committer.push_rows(values).map_err(|e| e.to_string())
+        committer.push_rows(values).map_err(|e| failed(&e))
     })?;
-    committer.finish().map_err(|e| e.to_string())
+    committer.finish().map_err(|e| failed(&e))
 }
 
 #[cfg(test)]
@@ -282,16 +284,22 @@ mod tests {
         };
         // The first half reads fine; the second names the file, the part and the value.
         read_part(&source, 4, 0..2);
-        let err = stream_part(&source, 4, 2..4, |_| Ok(())).unwrap_err();
+        let err = stream_part(&source, 4, 2..4, |_| Ok(()))
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("rows 2..4") && err.contains("row 1, column 1"),
             "{err}"
         );
         assert!(!err.contains('\n'), "{err}");
         // Rows past the planned height, and a file shorter than planned.
-        let err = stream_part(&source, 4, 3..5, |_| Ok(())).unwrap_err();
+        let err = stream_part(&source, 4, 3..5, |_| Ok(()))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("outside a matrix of 4 rows"), "{err}");
-        let err = stream_part(&source, 6, 4..6, |_| Ok(())).unwrap_err();
+        let err = stream_part(&source, 6, 4..6, |_| Ok(()))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("only 0 of the part's 2 rows"), "{err}");
         // A bytes file shortened to exactly 3 rows of 2 elements (42 bytes) after a 5-row
         // plan: the middle part would read a whole row of end marker, the last part no rows.
@@ -302,13 +310,17 @@ mod tests {
         };
         assert_eq!(bytes.rows().unwrap(), 4);
         for (height, rows) in [(6, 2..4), (6, 4..6), (5, 4..5)] {
-            let err = stream_part(&bytes, height, rows, |_| Ok(())).unwrap_err();
+            let err = stream_part(&bytes, height, rows, |_| Ok(()))
+                .unwrap_err()
+                .to_string();
             assert!(err.contains("changed since its size was read"), "{err}");
         }
         assert_eq!(read_part(&bytes, 4, 2..4).len(), 4);
         std::fs::remove_file(short).unwrap();
         std::fs::remove_file(&path).unwrap();
-        let err = stream_part(&source, 4, 0..2, |_| Ok(())).unwrap_err();
+        let err = stream_part(&source, 4, 0..2, |_| Ok(()))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("cannot open"), "{err}");
     }
 }

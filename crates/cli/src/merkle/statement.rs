@@ -6,6 +6,7 @@
 use aurum_merkle::{Digest, Dimensions, Preset, TreeShape, root_from_cap};
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::hex::{hex_digest, hex_words, parse_cap, parse_digest};
 
 /// What the verifier holds of the commitment.
@@ -42,7 +43,7 @@ struct CommitmentFile {
     root: String,
     /// Each digest as four hex words.
     cap: Vec<Vec<String>>,
-    // The rest of the `--json` report (`crate::report`), absent from commitment files:
+    // The rest of the `--json` report (`crate::merkle::report`), absent from commitment files:
     // accepted, checked for their types and unknown fields, and ignored.
     #[serde(default, skip_serializing)]
     backend: Option<String>,
@@ -65,9 +66,9 @@ struct CommitmentFile {
     #[serde(default, skip_serializing)]
     peak_memory_bytes: Option<u64>,
     #[serde(default, skip_serializing)]
-    tree: Option<crate::report::TreeFileReport>,
+    tree: Option<crate::merkle::report::TreeFileReport>,
     #[serde(default, skip_serializing)]
-    mpi: Option<crate::report::MpiSummary>,
+    mpi: Option<crate::merkle::report::MpiSummary>,
 }
 
 impl Statement {
@@ -78,7 +79,7 @@ impl Statement {
         dims: &[Dimensions],
         cap_height: usize,
         root: Digest,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, Error> {
         let shape = checked_shape(dims, cap_height)?;
         Ok(Self {
             preset,
@@ -96,21 +97,21 @@ impl Statement {
         cap_height: usize,
         cap: Vec<Digest>,
         root: Option<Digest>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, Error> {
         let shape = checked_shape(dims, cap_height)?;
         let recomputed = with_preset!(preset, |config| root_from_cap(
             &config, &shape, cap_height, &cap
         ));
         match (recomputed, root) {
             (Ok(recomputed), Some(root)) if recomputed != root => {
-                return Err(format!(
+                return Err(Error::Statement(format!(
                     "the root {} is not the root of the cap, {}",
                     hex_digest(&root),
                     hex_digest(&recomputed)
-                ));
+                )));
             }
             (Ok(_), _) | (Err(aurum_merkle::VerifyError::MatricesAboveCap { .. }), _) => {}
-            (Err(e), _) => return Err(e.to_string()),
+            (Err(e), _) => return Err(Error::Statement(e.to_string())),
         }
         Ok(Self {
             preset,
@@ -121,12 +122,16 @@ impl Statement {
     }
 
     /// Reads a commitment file (or the JSON report of `aurum commit --json`).
-    pub fn from_commitment_json(text: &str) -> Result<Self, String> {
-        let file: CommitmentFile = serde_json::from_str(text)
-            .map_err(|e| format!("not a commitment written by `aurum commit`: {e}"))?;
-        let preset: Preset = file.preset.parse().map_err(|e| format!("preset: {e}"))?;
+    pub fn from_commitment_json(text: &str) -> Result<Self, Error> {
+        let file: CommitmentFile = serde_json::from_str(text).map_err(|e| {
+            Error::Input(format!("not a commitment written by `aurum commit`: {e}"))
+        })?;
+        let preset: Preset = file
+            .preset
+            .parse()
+            .map_err(|e| Error::Input(format!("preset: {e}")))?;
         let cap = parse_cap(&file.cap)?;
-        let root = parse_digest(&file.root).map_err(|e| format!("root: {e}"))?;
+        let root = parse_digest(&file.root).map_err(|e| e.context("root"))?;
         Self::with_cap(preset, &file.dims, file.cap_height, cap, Some(root))
     }
 
@@ -193,14 +198,14 @@ pub fn commitment_json(
 }
 
 /// The tree of `dims`, which must have a cap of height `cap_height`.
-pub(crate) fn checked_shape(dims: &[Dimensions], cap_height: usize) -> Result<TreeShape, String> {
-    let shape = TreeShape::new(dims).map_err(|e| format!("dimensions: {e}"))?;
+pub(crate) fn checked_shape(dims: &[Dimensions], cap_height: usize) -> Result<TreeShape, Error> {
+    let shape = TreeShape::new(dims).map_err(|e| Error::Statement(format!("dimensions: {e}")))?;
     if cap_height > shape.depth() {
-        return Err(format!(
+        return Err(Error::Statement(format!(
             "cap height {cap_height} exceeds the depth {} of a tree of {} leaves",
             shape.depth(),
             shape.max_height()
-        ));
+        )));
     }
     Ok(shape)
 }

@@ -4,11 +4,14 @@
 use core::fmt;
 
 use aurum_goldilocks::Goldilocks;
-use aurum_merkle::{Commitment, Dimensions, Opening, Preset, VerifyError, root_from_cap, verify};
+use aurum_merkle::{Commitment, Dimensions, Opening, Preset, root_from_cap, verify};
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::hex::hex_digest;
-use crate::statement::{Statement, TrustedCommitment};
+use crate::merkle::statement::{Statement, TrustedCommitment};
+pub use crate::rejection::Rejection;
+use crate::rejection::{claim, same_claim};
 
 /// The largest proof file `aurum verify` reads: far above any real opening (a row of 2^20
 /// elements is about 20 MiB of JSON), and a bound on what a hostile file can make it
@@ -38,8 +41,8 @@ pub struct ProofFile {
 
 impl ProofFile {
     /// Parses a proof file's JSON.
-    pub fn parse(text: &[u8]) -> Result<Self, String> {
-        serde_json::from_slice(text).map_err(|e| e.to_string())
+    pub fn parse(text: &[u8]) -> Result<Self, Error> {
+        serde_json::from_slice(text).map_err(|e| Error::Input(e.to_string()))
     }
 
     /// The proof file's JSON.
@@ -48,31 +51,6 @@ impl ProofFile {
         serde_json::to_string_pretty(self).expect("plain data serialises")
     }
 }
-
-/// Why a proof does not prove the statement.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Rejection {
-    /// A claim of the proof file differs from the verifier's statement.
-    Claim {
-        /// The proof file's field, e.g. `dims[0].height`.
-        field: String,
-        /// What the proof says and what the verifier trusts.
-        reason: String,
-    },
-    /// The opening itself does not verify.
-    Opening(VerifyError),
-}
-
-impl fmt::Display for Rejection {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Rejection::Claim { field, reason } => write!(f, "proof field `{field}`: {reason}"),
-            Rejection::Opening(e) => write!(f, "opening: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for Rejection {}
 
 /// One opened row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,13 +72,6 @@ pub struct Verified {
     pub rows: Vec<OpenedRow>,
 }
 
-fn claim(field: impl Into<String>, reason: String) -> Rejection {
-    Rejection::Claim {
-        field: field.into(),
-        reason,
-    }
-}
-
 /// `proof`'s claims must equal `trusted`; `what` names the value in the message.
 fn same<T: PartialEq + fmt::Display>(
     field: &str,
@@ -108,14 +79,9 @@ fn same<T: PartialEq + fmt::Display>(
     proof: T,
     trusted: T,
 ) -> Result<(), Rejection> {
-    if proof == trusted {
-        Ok(())
-    } else {
-        Err(claim(
-            field,
-            format!("the proof says {what} {proof}, the trusted commitment has {trusted}"),
-        ))
-    }
+    same_claim(field, proof, trusted, |proof, trusted| {
+        format!("the proof says {what} {proof}, the trusted commitment has {trusted}")
+    })
 }
 
 /// Checks that `proof` opens leaf `index` — the one the verifier asks about, or the proof's

@@ -4,7 +4,7 @@
 //! Every rank reads the same flags and the same file (on storage all ranks can read), and
 //! computes the same [`SplitPlan`] from the file's size, the cap height and `K`: contiguous,
 //! power-of-two-aligned row ranges, one per rank. Each rank reads and commits only its rows
-//! ([`crate::part::commit_part`], rayon inside the rank), then:
+//! ([`crate::merkle::part::commit_part`], rayon inside the rank), then:
 //!
 //! 1. **Status exchange** (`all_gather`, 64 bytes from every rank): whether the rank's part
 //!    succeeded, and what it planned (height, width, cap height, preset, slot length) with
@@ -40,11 +40,13 @@ use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::{CommunicatorCollectives, Root};
 
 use crate::args::CommitArgs;
-use crate::commands::checked_backend;
+use crate::error::Error;
 use crate::files::{self, AtomicFile};
+use crate::flags::checked_backend;
 use crate::input::MatrixSource;
-use crate::report::{MpiSummary, Report, peak_memory_bytes};
-use crate::statement;
+use crate::merkle::report::{MpiSummary, Report};
+use crate::merkle::statement;
+use crate::report::peak_memory_bytes;
 
 /// Environment variables that MPI launchers set in the processes they start: Open MPI's
 /// `mpirun`, MPICH's Hydra (and Intel MPI), and PMIx launchers (`prterun`, `srun`).
@@ -79,10 +81,10 @@ struct Local {
 }
 
 /// Runs `aurum commit` as one rank of an MPI job (see the module documentation).
-pub(crate) fn commit(args: &CommitArgs) -> Result<ExitCode, String> {
+pub(crate) fn commit(args: &CommitArgs) -> Result<ExitCode, Error> {
     // Rayon's threads never call MPI: only the main thread does.
-    let (universe, _) =
-        mpi::initialize_with_threading(Threading::Funneled).ok_or("MPI was already initialised")?;
+    let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
+        .ok_or_else(|| Error::Failed("MPI was already initialised".to_string()))?;
     let world = universe.world();
     match catch_unwind(AssertUnwindSafe(|| run_rank(args, &world))) {
         Ok(result) => result,
@@ -93,14 +95,14 @@ pub(crate) fn commit(args: &CommitArgs) -> Result<ExitCode, String> {
 
 /// This rank's part: everything up to the nodes it sends. Errors and panics become its
 /// status, so that it still reaches the status exchange.
-fn local_part(args: &CommitArgs, ranks: usize, rank: usize) -> Result<Local, String> {
-    let work = || -> Result<Local, String> {
+fn local_part(args: &CommitArgs, ranks: usize, rank: usize) -> Result<Local, Error> {
+    let work = || -> Result<Local, Error> {
         let backend = checked_backend()?;
         let pool = args.matrix.threads()?;
         let (source, shape) = args.matrix.plan()?;
         let cap_height = args.matrix.cap_height()?;
-        let plan =
-            SplitPlan::new(shape.max_height(), cap_height, ranks).map_err(|e| e.to_string())?;
+        let plan = SplitPlan::new(shape.max_height(), cap_height, ranks)
+            .map_err(|e| Error::Statement(e.to_string()))?;
         // Rank 0 writes `--out`: checked and its temporary created before any work.
         let out = match (&args.out, rank) {
             (Some(path), 0) => Some(files::prepare_one("--out", path, &args.matrix.inputs())?),
@@ -108,7 +110,7 @@ fn local_part(args: &CommitArgs, ranks: usize, rank: usize) -> Result<Local, Str
         };
         let (nodes, permutations) = pool.install(|| {
             with_preset!(args.matrix.preset(), |config| {
-                crate::part::commit_part(&config, &source, &plan, rank).map(|nodes| {
+                crate::merkle::part::commit_part(&config, &source, &plan, rank).map(|nodes| {
                     let permutations = shape.permutations(|len| config.leaf().permutations(len));
                     (nodes, permutations)
                 })
@@ -131,13 +133,13 @@ fn local_part(args: &CommitArgs, ranks: usize, rank: usize) -> Result<Local, Str
             .map(|s| (*s).to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown cause".to_string());
-        Err(format!("panicked: {message}"))
+        Err(Error::Failed(format!("panicked: {message}")))
     })
 }
 
 /// The status words of a rank: `[failed, height, width, cap height, preset, slot length,
 /// peak memory (u64::MAX if unknown), microseconds of its part]`.
-fn status(local: &Result<Local, String>, args: &CommitArgs, elapsed: Duration) -> [u64; 8] {
+fn status(local: &Result<Local, Error>, args: &CommitArgs, elapsed: Duration) -> [u64; 8] {
     let preset = Preset::ALL
         .iter()
         .position(|&p| p == args.matrix.preset())
@@ -218,7 +220,7 @@ fn say(message: &str) {
     let _ = std::io::stderr().write_all(line.as_bytes());
 }
 
-fn run_rank(args: &CommitArgs, world: &SimpleCommunicator) -> Result<ExitCode, String> {
+fn run_rank(args: &CommitArgs, world: &SimpleCommunicator) -> Result<ExitCode, Error> {
     // Ranks are non-negative and fewer than the size, which is positive.
     let rank = usize::try_from(world.rank()).expect("MPI ranks are non-negative");
     let ranks = usize::try_from(world.size()).expect("the MPI world size is positive");
@@ -272,16 +274,17 @@ fn run_rank(args: &CommitArgs, world: &SimpleCommunicator) -> Result<ExitCode, S
         .map(|w| {
             let mut digest = ZERO_DIGEST;
             for (d, &x) in digest.iter_mut().zip(w) {
-                *d = Goldilocks::from_canonical(x)
-                    .map_err(|e| format!("a rank sent a node that is not a digest: {e}"))?;
+                *d = Goldilocks::from_canonical(x).map_err(|e| {
+                    Error::Failed(format!("a rank sent a node that is not a digest: {e}"))
+                })?;
             }
             Ok(digest)
         })
-        .collect::<Result<Vec<Digest>, String>>()?;
+        .collect::<Result<Vec<Digest>, Error>>()?;
     let (root, cap) = with_preset!(args.matrix.preset(), |config| local
         .plan
         .complete(&config, &slots)
-        .map_err(|e| e.to_string()))?;
+        .map_err(|e| Error::Failed(e.to_string())))?;
     let elapsed = start.elapsed();
 
     let cap_height = local.plan.cap_height();

@@ -1,0 +1,93 @@
+//! What the flags mean: integers that must fit this machine, the worker pool, the selected
+//! backend, and the matrix, tree and inputs of [`MatrixArgs`].
+
+use std::path::Path;
+
+use aurum_goldilocks::{Backend, selected_backend};
+use aurum_merkle::{Dimensions, Preset, TreeShape};
+
+use crate::args::MatrixArgs;
+use crate::error::Error;
+use crate::input::MatrixSource;
+use crate::merkle::statement;
+
+/// The columns without --cols.
+const DEFAULT_COLS: u64 = 8;
+
+/// The selected backend, or a clear error if `AURUM_BACKEND` is invalid.
+pub(crate) fn checked_backend() -> Result<Backend, Error> {
+    selected_backend()
+        .map_err(|e| Error::Backend(format!("{}: {e}", aurum_goldilocks::BACKEND_ENV)))
+}
+
+/// A flag's value as `usize`.
+pub(crate) fn to_usize(flag: &str, value: u64) -> Result<usize, Error> {
+    usize::try_from(value)
+        .map_err(|_| Error::Usage(format!("{flag} {value} does not fit this machine")))
+}
+
+/// The worker pool of a `--threads` flag (all cores without it).
+pub(crate) fn thread_pool(threads: Option<u64>) -> Result<rayon::ThreadPool, Error> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        builder = builder.num_threads(to_usize("--threads", t)?);
+    }
+    builder
+        .build()
+        .map_err(|e| Error::Failed(format!("cannot start the worker threads: {e}")))
+}
+
+impl MatrixArgs {
+    pub(crate) fn threads(&self) -> Result<rayon::ThreadPool, Error> {
+        thread_pool(self.threads)
+    }
+
+    pub(crate) fn preset(&self) -> Preset {
+        self.preset.unwrap_or(Preset::Poseidon2W8)
+    }
+
+    pub(crate) fn source(&self) -> Result<MatrixSource, Error> {
+        self.source_with_cols(to_usize("--cols", self.cols.unwrap_or(DEFAULT_COLS))?)
+    }
+
+    pub(crate) fn source_with_cols(&self, cols: usize) -> Result<MatrixSource, Error> {
+        Ok(match (&self.input, &self.bytes) {
+            (Some(path), _) => MatrixSource::U64File {
+                path: path.clone(),
+                cols,
+            },
+            (_, Some(path)) => MatrixSource::BytesFile {
+                path: path.clone(),
+                cols,
+            },
+            _ => MatrixSource::Random {
+                rows: to_usize("--rows", self.rows)?,
+                cols,
+                seed: self.seed,
+            },
+        })
+    }
+
+    /// The files read, by flag: what no output may be.
+    pub(crate) fn inputs(&self) -> Vec<(&'static str, &Path)> {
+        let input = self.input.as_deref().map(|p| ("--input", p));
+        let bytes = self.bytes.as_deref().map(|p| ("--bytes", p));
+        input.into_iter().chain(bytes).collect()
+    }
+
+    pub(crate) fn cap_height(&self) -> Result<usize, Error> {
+        to_usize("--cap-height", self.cap_height.unwrap_or(0))
+    }
+
+    /// The source, its dimensions and the tree's shape, all checked before any work: a
+    /// cap height the tree cannot have fails here, not after reading a whole file.
+    pub(crate) fn plan(&self) -> Result<(MatrixSource, TreeShape), Error> {
+        let source = self.source()?;
+        let dims = [Dimensions {
+            width: source.cols(),
+            height: source.rows()?,
+        }];
+        let shape = statement::checked_shape(&dims, self.cap_height()?)?;
+        Ok((source, shape))
+    }
+}

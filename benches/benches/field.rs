@@ -15,8 +15,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use aurum_bench::microbench::{FieldOp, LatencyProbe, ThroughputProbe};
 use aurum_goldilocks::kernels::{BatchInverse, BinaryOp, DotProduct, Elementwise};
-use aurum_goldilocks::microbench::{FieldOp, LatencyProbe, ThroughputProbe};
 use aurum_goldilocks::{Backend, Goldilocks, dispatch, dispatch_on};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use p3_field::{Field, PackedValue, PrimeCharacteristicRing};
@@ -45,7 +45,7 @@ fn p3_packed(offset: usize) -> P3Packing {
     *P3Packing::from_slice(&lanes)
 }
 
-/// The same loop as `aurum_goldilocks::microbench::ThroughputProbe`, on Plonky3's packing.
+/// The same loop as `aurum_bench::microbench::ThroughputProbe`, on Plonky3's packing.
 fn p3_throughput(op: FieldOp, iters: u64) -> Duration {
     let mut acc: [P3Packing; 8] = core::array::from_fn(|j| p3_packed(j * 8));
     let c: [P3Packing; 8] = black_box(core::array::from_fn(|j| p3_packed(100 + j * 8)));

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use aurum_goldilocks::microbench::FieldOp;
+use aurum_bench::microbench::FieldOp;
 use aurum_goldilocks::{Backend, Goldilocks, selected_backend};
 use aurum_merkle::{
     Commitment, Digest, Dimensions, Matrix, MerkleConfig, MerkleTree, OverlapError, Preset,
@@ -15,7 +15,6 @@ use aurum_merkle::{
 use aurum_symmetric::Hasher;
 
 use crate::args::{CommitArgs, GenArgs, MatrixArgs, OpenArgs, VerifyArgs};
-use crate::bench::record::Stats;
 use crate::files::{self, AtomicFile};
 use crate::hex::{hex_digest, parse_digest};
 use crate::input::{self, MatrixSource};
@@ -23,6 +22,7 @@ use crate::progress;
 use crate::proof::{self, MAX_PROOF_BYTES, ProofFile};
 use crate::report::{Report, TreeFileReport};
 use crate::statement::{self, Statement, TrustedCommitment};
+use aurum_bench::record::Stats;
 
 /// The largest commitment file `aurum verify` reads (a cap of 2^24 digests is ~400 MiB of
 /// JSON; real ones are a few KiB).
@@ -666,7 +666,8 @@ pub(crate) fn verify(args: VerifyArgs) -> Result<ExitCode, String> {
 
 /// Median elements/ns of `op` on `backend`, measuring for about `budget` per run.
 fn measure(backend: Backend, op: FieldOp, budget: Duration) -> Result<f64, String> {
-    let (_, rates) = crate::measure::field_op_rates(backend, op, budget, 5)?;
+    let (_, rates) =
+        aurum_bench::measure::field_op_rates(backend, op, budget, 5).map_err(|e| e.to_string())?;
     Ok(Stats::of(&rates).map_or(0.0, |s| s.median) / 1e9)
 }
 

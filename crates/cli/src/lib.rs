@@ -10,7 +10,7 @@ macro_rules! with_preset {
 }
 
 pub mod args;
-pub mod bench;
+mod bench;
 mod commands;
 #[cfg(feature = "mpi")]
 mod distributed;
@@ -18,7 +18,6 @@ pub mod files;
 pub mod fri;
 pub mod hex;
 pub mod input;
-mod measure;
 pub mod part;
 mod progress;
 pub mod proof;

@@ -87,12 +87,7 @@ struct JsonReport<'a> {
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), if known.
-pub(crate) fn peak_memory_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
-}
+pub(crate) use aurum_bench::peak_memory_bytes;
 
 impl Report {
     pub(crate) fn print(&self, json: bool) {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use aurum_cli::bench::record::{self, Record, RecordKind, SCHEMA, Stats, Unit};
+use aurum_bench::record::{self, Record, RecordKind, SCHEMA, Stats, Unit};
 
 use crate::common;
 

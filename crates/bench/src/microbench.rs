@@ -8,7 +8,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use crate::{Goldilocks, Kernel, PackedField};
+use aurum_goldilocks::{Goldilocks, Kernel, PackedField};
 
 /// Independent accumulators in the throughput loop (enough to cover the latency of a
 /// packed multiplication on current x86 and Arm cores).

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::record::SCHEMA;
+use crate::SCHEMA;
 
 /// Why a value is refused, in words (the caller names the value: a field, a flag).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,7 +99,7 @@ impl fmt::Display for BenchError {
             | BenchError::Measurement(message)
             | BenchError::Host(message) => f.write_str(message),
             BenchError::Record { path, error } => write!(f, "{}: {error}", path.display()),
-            BenchError::NotText { path, expected } if expected.is_empty() => {
+            BenchError::NotText { path, expected: "" } => {
                 write!(f, "{}: not UTF-8 text", path.display())
             }
             BenchError::NotText { path, expected } => {

@@ -19,3 +19,6 @@ pub use error::{BenchError, RecordError, ValueError};
 pub use host::{Host, Steps};
 pub use machine::{EMULATED_ENV, peak_memory_bytes};
 pub use run::{NOISY_OTHER_CPU_SHARE, NOISY_RELATIVE_MAD, NOISY_STEAL_SHARE, RunOptions, run};
+
+/// The `schema` value of the records this version writes and reads ([`record`]).
+pub const SCHEMA: &str = "aurum-bench/1";

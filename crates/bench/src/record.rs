@@ -29,10 +29,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::SCHEMA;
 pub use crate::error::{RecordError, ValueError};
-
-/// The `schema` value this version writes and reads.
-pub const SCHEMA: &str = "aurum-bench/1";
 
 /// The longest label.
 pub const MAX_LABEL_CHARS: usize = 64;

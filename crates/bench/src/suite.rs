@@ -408,16 +408,17 @@ fn rows_of(log_rows: u32) -> Result<usize, BenchError> {
     })
 }
 
-/// A generated `rows × cols` matrix and its size in bytes.
+/// A generated `2^log_rows × cols` matrix, its rows and its size in bytes.
 fn matrix<H: Host>(
     host: &H,
     pools: &Pools,
-    rows: usize,
+    log_rows: u32,
     cols: usize,
-) -> Result<(Vec<Goldilocks>, f64), BenchError> {
+) -> Result<(Vec<Goldilocks>, usize, f64), BenchError> {
+    let rows = rows_of(log_rows)?;
     let values = pools.all.install(|| host.random_matrix(rows, cols, SEED))?;
     let bytes = (values.len() as f64) * 8.0;
-    Ok((values, bytes))
+    Ok((values, rows, bytes))
 }
 
 /// Resets the process's peak resident memory (Linux `clear_refs`), so that the next reading
@@ -495,8 +496,7 @@ fn merkle<H: Host>(
     cols: usize,
     pools: &Pools,
 ) -> Result<Vec<Figure>, BenchError> {
-    let rows = rows_of(log_rows)?;
-    let (values, bytes) = matrix(host, pools, rows, cols)?;
+    let (values, rows, bytes) = matrix(host, pools, log_rows, cols)?;
     let shape = TreeShape::new(&[Dimensions {
         width: cols,
         height: rows,
@@ -542,8 +542,7 @@ fn lde<H: Host>(
     cols: usize,
     pools: &Pools,
 ) -> Result<Vec<Figure>, BenchError> {
-    let rows = rows_of(log_rows)?;
-    let (values, bytes) = matrix(host, pools, rows, cols)?;
+    let (values, _, bytes) = matrix(host, pools, log_rows, cols)?;
     let ntt = Ntt::plonky3();
     let [((one, _), _), ((all, _), _)] = repeat_on_pools(plan, pools, || {
         let start = Instant::now();
@@ -568,8 +567,7 @@ fn fri<H: Host>(
     params: FriParameters,
     pools: &Pools,
 ) -> Result<Figure, BenchError> {
-    let rows = rows_of(log_rows)?;
-    let (values, _) = matrix(host, pools, rows, cols)?;
+    let (values, _, _) = matrix(host, pools, log_rows, cols)?;
     let [((one, _), _), ((all, _), _)] = repeat_on_pools(plan, pools, || {
         let timings = host.fri_commit_and_open(preset, cols, params, values.clone())?;
         Ok(timings.total())

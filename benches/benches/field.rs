@@ -15,9 +15,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use aurum_bench::microbench::{
-    FieldOp, LatencyProbe, ThroughputProbe, latency_loop, throughput_loop,
-};
+use aurum_bench::microbench::{FieldOp, LatencyProbe, ThroughputProbe, throughput_loop};
 use aurum_goldilocks::kernels::{BatchInverse, BinaryOp, DotProduct, Elementwise};
 use aurum_goldilocks::{Backend, Goldilocks, dispatch, dispatch_on};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -52,17 +50,20 @@ fn p3_throughput(op: FieldOp, iters: u64) -> Duration {
     let mut acc: [P3Packing; 8] = core::array::from_fn(|j| p3_packed(j * 8));
     let c: [P3Packing; 8] = black_box(core::array::from_fn(|j| p3_packed(100 + j * 8)));
     let start = Instant::now();
-    throughput_loop(op, &mut acc, &c, iters, |a: P3Packing| a.square());
+    throughput_loop!(op, acc, c, iters, P3Packing);
     let _ = black_box(acc);
     start.elapsed()
 }
 
-/// The loop of `aurum_bench::microbench::LatencyProbe`, on Plonky3's packing.
 fn p3_latency(op: FieldOp, iters: u64) -> Duration {
     let mut acc = p3_packed(0);
     let c = black_box(p3_packed(100));
     let start = Instant::now();
-    latency_loop(op, &mut acc, c, iters, |a: P3Packing| a.square());
+    match op {
+        FieldOp::Mul => (0..iters).for_each(|_| acc *= c),
+        FieldOp::Add => (0..iters).for_each(|_| acc += c),
+        FieldOp::Square => (0..iters).for_each(|_| acc = acc.square()),
+    }
     let _ = black_box(acc);
     start.elapsed()
 }

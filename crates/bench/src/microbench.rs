@@ -6,7 +6,6 @@
 //! *Latency*: one accumulator, so every operation waits for the previous one.
 
 use std::hint::black_box;
-use std::ops::{Add, AddAssign, Mul, MulAssign};
 use std::time::{Duration, Instant};
 
 use aurum_goldilocks::{Goldilocks, Kernel, PackedField};
@@ -69,67 +68,49 @@ fn seed(i: usize) -> Goldilocks {
     )
 }
 
-/// The loop of [`ThroughputProbe`], on any packed type (the criterion benchmarks run it on
-/// Plonky3's packing too): `iters` rounds of `acc[j] = acc[j] ∘ c[j]` over the
-/// [`LANES_IN_FLIGHT`] independent accumulators; `square` is the type's squaring.
-#[inline(always)]
-pub fn throughput_loop<T>(
-    op: FieldOp,
-    acc: &mut [T; LANES_IN_FLIGHT],
-    c: &[T; LANES_IN_FLIGHT],
-    iters: u64,
-    square: impl Fn(T) -> T,
-) where
-    T: Copy + Add<Output = T> + Mul<Output = T>,
-{
-    // Spelled out per accumulator (not a loop over `j`) so that every build keeps the
-    // eight accumulators in registers rather than round-tripping them through memory.
-    macro_rules! eight {
-        ($body:expr) => {
-            for _ in 0..iters {
-                acc[0] = $body(acc[0], c[0]);
-                acc[1] = $body(acc[1], c[1]);
-                acc[2] = $body(acc[2], c[2]);
-                acc[3] = $body(acc[3], c[3]);
-                acc[4] = $body(acc[4], c[4]);
-                acc[5] = $body(acc[5], c[5]);
-                acc[6] = $body(acc[6], c[6]);
-                acc[7] = $body(acc[7], c[7]);
+/// The loop of [`ThroughputProbe`], for any packed type `$ty` (the criterion benchmarks run
+/// it on Plonky3's packing too): `$iters` rounds of `$acc[j] = $acc[j] ∘ $c[j]` over
+/// [`LANES_IN_FLIGHT`] independent accumulators (arrays of `$ty` named `$acc` and `$c`), for
+/// the [`FieldOp`] `$op`; `square` must be in scope for `$ty`. A macro, so that the loop is
+/// compiled in the caller's own body, inside its backend's target features.
+#[macro_export]
+macro_rules! throughput_loop {
+    ($op:expr, $acc:ident, $c:ident, $iters:expr, $ty:ty) => {
+        match $op {
+            $crate::microbench::FieldOp::Mul => {
+                $crate::eight_chains!($acc, $c, $iters, |a: $ty, c: $ty| a * c)
             }
-        };
-    }
-    match op {
-        FieldOp::Mul => eight!(|a: T, c: T| a * c),
-        FieldOp::Add => eight!(|a: T, c: T| a + c),
-        FieldOp::Square => eight!(|a: T, _: T| square(a)),
-    }
+            $crate::microbench::FieldOp::Add => {
+                $crate::eight_chains!($acc, $c, $iters, |a: $ty, c: $ty| a + c)
+            }
+            $crate::microbench::FieldOp::Square => {
+                $crate::eight_chains!($acc, $c, $iters, |a: $ty, _: $ty| a.square())
+            }
+        }
+    };
 }
 
-/// The loop of [`LatencyProbe`], on any packed type: `iters` dependent operations
-/// `acc = acc ∘ c`; `square` is the type's squaring.
-#[inline(always)]
-pub fn latency_loop<T>(op: FieldOp, acc: &mut T, c: T, iters: u64, square: impl Fn(T) -> T)
-where
-    T: Copy + AddAssign + MulAssign,
-{
-    match op {
-        FieldOp::Mul => {
-            for _ in 0..iters {
-                *acc *= c;
-            }
+/// [`throughput_loop!`]'s rounds: spelled out per accumulator (not a loop over `j`) so that
+/// every build keeps the eight accumulators in registers rather than round-tripping them
+/// through memory.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! eight_chains {
+    ($acc:ident, $c:ident, $iters:expr, $body:expr) => {
+        for _ in 0..$iters {
+            $acc[0] = $body($acc[0], $c[0]);
+            $acc[1] = $body($acc[1], $c[1]);
+            $acc[2] = $body($acc[2], $c[2]);
+            $acc[3] = $body($acc[3], $c[3]);
+            $acc[4] = $body($acc[4], $c[4]);
+            $acc[5] = $body($acc[5], $c[5]);
+            $acc[6] = $body($acc[6], $c[6]);
+            $acc[7] = $body($acc[7], $c[7]);
         }
-        FieldOp::Add => {
-            for _ in 0..iters {
-                *acc += c;
-            }
-        }
-        FieldOp::Square => {
-            for _ in 0..iters {
-                *acc = square(*acc);
-            }
-        }
-    }
+    };
 }
+
+pub use crate::throughput_loop;
 
 /// Throughput probe: `iters` rounds over [`LANES_IN_FLIGHT`] independent accumulators.
 #[derive(Clone, Copy, Debug)]
@@ -151,7 +132,7 @@ impl Kernel for ThroughputProbe {
             P::from_fn(|lane| seed(100 + j * 8 + lane))
         }));
         let start = Instant::now();
-        throughput_loop(self.op, &mut acc, &c, self.iters, |a: P| a.square());
+        throughput_loop!(self.op, acc, c, self.iters, P);
         let acc = black_box(acc);
         let elapsed = start.elapsed();
         Timing {
@@ -179,7 +160,23 @@ impl Kernel for LatencyProbe {
         let mut acc = P::from_fn(seed);
         let c = black_box(P::from_fn(|lane| seed(100 + lane)));
         let start = Instant::now();
-        latency_loop(self.op, &mut acc, c, self.iters, |a: P| a.square());
+        match self.op {
+            FieldOp::Mul => {
+                for _ in 0..self.iters {
+                    acc *= c;
+                }
+            }
+            FieldOp::Add => {
+                for _ in 0..self.iters {
+                    acc += c;
+                }
+            }
+            FieldOp::Square => {
+                for _ in 0..self.iters {
+                    acc = acc.square();
+                }
+            }
+        }
         let acc = black_box(acc);
         let elapsed = start.elapsed();
         Timing {

@@ -15,8 +15,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use aurum_bench::microbench::{FieldOp, LatencyProbe, ThroughputProbe, throughput_loop};
 use aurum_goldilocks::kernels::{BatchInverse, BinaryOp, DotProduct, Elementwise};
-use aurum_goldilocks::microbench::{FieldOp, LatencyProbe, ThroughputProbe};
 use aurum_goldilocks::{Backend, Goldilocks, dispatch, dispatch_on};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use p3_field::{Field, PackedValue, PrimeCharacteristicRing};
@@ -45,30 +45,12 @@ fn p3_packed(offset: usize) -> P3Packing {
     *P3Packing::from_slice(&lanes)
 }
 
-/// The same loop as `aurum_goldilocks::microbench::ThroughputProbe`, on Plonky3's packing.
+/// The loop of `aurum_bench::microbench::ThroughputProbe`, on Plonky3's packing.
 fn p3_throughput(op: FieldOp, iters: u64) -> Duration {
     let mut acc: [P3Packing; 8] = core::array::from_fn(|j| p3_packed(j * 8));
     let c: [P3Packing; 8] = black_box(core::array::from_fn(|j| p3_packed(100 + j * 8)));
     let start = Instant::now();
-    macro_rules! eight {
-        ($body:expr) => {
-            for _ in 0..iters {
-                acc[0] = $body(acc[0], c[0]);
-                acc[1] = $body(acc[1], c[1]);
-                acc[2] = $body(acc[2], c[2]);
-                acc[3] = $body(acc[3], c[3]);
-                acc[4] = $body(acc[4], c[4]);
-                acc[5] = $body(acc[5], c[5]);
-                acc[6] = $body(acc[6], c[6]);
-                acc[7] = $body(acc[7], c[7]);
-            }
-        };
-    }
-    match op {
-        FieldOp::Mul => eight!(|a: P3Packing, c: P3Packing| a * c),
-        FieldOp::Add => eight!(|a: P3Packing, c: P3Packing| a + c),
-        FieldOp::Square => eight!(|a: P3Packing, _: P3Packing| a.square()),
-    }
+    throughput_loop!(op, acc, c, iters, P3Packing);
     let _ = black_box(acc);
     start.elapsed()
 }

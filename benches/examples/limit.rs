@@ -26,7 +26,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use aurum_goldilocks::microbench::{FieldOp, LANES_IN_FLIGHT, ThroughputProbe};
+use aurum_bench::microbench::{FieldOp, LANES_IN_FLIGHT, ThroughputProbe};
 use aurum_goldilocks::{Backend, Goldilocks, dispatch, dispatch_on};
 use aurum_merkle::config::{self, MerkleConfig};
 use aurum_merkle::{Matrix, MerkleTree};

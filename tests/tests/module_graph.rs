@@ -691,5 +691,9 @@ fn the_reader_finds_a_planted_circle_and_follows_reexports() {
     assert!(edges.contains_key(&(index("b/inner.rs"), index("c.rs"))));
     assert!(!edges.contains_key(&(index("a.rs"), index("b/mod.rs"))));
     // Re-exports are not imports: the crate root and b/mod.rs import nothing.
-    assert!(edges.keys().all(|&(from, _)| from != index("lib.rs") && from != index("b/mod.rs")));
+    assert!(
+        edges
+            .keys()
+            .all(|&(from, _)| from != index("lib.rs") && from != index("b/mod.rs"))
+    );
 }

@@ -90,11 +90,3 @@ impl From<Rejection> for Error {
         Error::Invalid(rejection)
     }
 }
-
-/// The message, for `aurum bench` (`src/bench`), whose functions still return their errors
-/// as text.
-impl From<Error> for String {
-    fn from(error: Error) -> Self {
-        error.to_string()
-    }
-}

@@ -4,16 +4,17 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
+use aurum_bench::microbench::FieldOp;
+use aurum_bench::record::Stats;
 use aurum_goldilocks::Backend;
-use aurum_goldilocks::microbench::FieldOp;
 
-use crate::bench::record::Stats;
 use crate::error::Error;
 use crate::flags::checked_backend;
 
 /// Median elements/ns of `op` on `backend`, measuring for about `budget` per run.
 fn measure(backend: Backend, op: FieldOp, budget: Duration) -> Result<f64, Error> {
-    let (_, rates) = crate::measure::field_op_rates(backend, op, budget, 5)?;
+    let (_, rates) = aurum_bench::measure::field_op_rates(backend, op, budget, 5)
+        .map_err(|e| Error::Failed(e.to_string()))?;
     Ok(Stats::of(&rates).map_or(0.0, |s| s.median) / 1e9)
 }
 

@@ -10,8 +10,7 @@ macro_rules! with_preset {
 }
 
 pub mod args;
-pub mod bench;
-mod commands;
+mod bench;
 pub mod error;
 pub mod files;
 mod flags;
@@ -20,7 +19,6 @@ mod generate;
 pub mod hex;
 mod info;
 pub mod input;
-mod measure;
 pub mod merkle;
 mod progress;
 pub mod rejection;
@@ -55,7 +53,7 @@ pub fn run(cli: args::Cli) -> ExitCode {
                 None => flags::checked_backend().and_then(|backend| fri::prove(prove, backend)),
             }
         }
-        args::Command::Bench(args) => bench::command(*args).map_err(error::Error::Bench),
+        args::Command::Bench(args) => bench::command(*args),
         args::Command::Info { millis } => info::info(std::time::Duration::from_millis(millis)),
     };
     match result {

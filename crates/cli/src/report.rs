@@ -34,12 +34,7 @@ pub(crate) fn print_json(report: &impl Serialize) {
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), if known.
-pub(crate) fn peak_memory_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
-}
+pub(crate) use aurum_bench::peak_memory_bytes;
 
 /// `bytes` in MiB, one decimal: `12.5 MiB`.
 pub(crate) fn mib(bytes: u64) -> String {

@@ -8,7 +8,6 @@ mod distributions;
 mod extension;
 pub mod field;
 pub mod kernels;
-pub mod microbench;
 mod packed;
 #[cfg(feature = "serde")]
 mod serde_impl;

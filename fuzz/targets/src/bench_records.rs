@@ -4,8 +4,8 @@
 //!
 //! Input: a record file, a 0xFF byte (never in UTF-8 text), and a `counts.csv` text.
 
-use aurum_cli::bench::compare::{Comparison, parse_prices};
-use aurum_cli::bench::{chart, insn, record};
+use aurum_bench::compare::{Comparison, parse_prices};
+use aurum_bench::{chart, insn, record};
 
 /// One input of the target: returns if it is fine, panics if it finds a bug.
 pub fn run(data: &[u8]) {

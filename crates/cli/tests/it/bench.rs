@@ -1,23 +1,23 @@
 //! `aurum bench`, `aurum bench compare` and `aurum bench import-insn` end to end: the suite
 //! at tiny sizes, the record's schema, the shipped records and the comparison table and chart
-//! made from them (bench/records/README.md), and clear errors for bad records and flags.
+//! made from them (crates/bench/records/README.md), and clear errors for bad records and flags.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use aurum_cli::bench::record::{self, Record, RecordKind, SCHEMA, Stats, Unit};
+use aurum_bench::record::{self, Record, RecordKind, SCHEMA, Stats, Unit};
 
 use crate::common;
 
 use common::{aurum, aurum_command, stderr, stdout, temp};
 
-/// The repository's root (where bench/records is).
+/// The repository's root (where crates/bench/records is).
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// Runs `aurum` in the repository's root, so that relative paths are those of the command in
-/// bench/records/README.md.
+/// crates/bench/records/README.md.
 fn aurum_in_root(args: &[&str]) -> Output {
     aurum_command()
         .args(args)
@@ -29,7 +29,7 @@ fn aurum_in_root(args: &[&str]) -> Output {
 
 /// The shipped records.
 fn shipped_records() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("bench/records"))
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("crates/bench/records"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
@@ -178,8 +178,8 @@ fn shipped_records_round_trip_byte_for_byte() {
     }
 }
 
-/// The records' README (bench/records/README.md), which shows their comparison.
-const RECORDS_README: &str = "bench/records/README.md";
+/// The records' README (crates/bench/records/README.md), which shows their comparison.
+const RECORDS_README: &str = "crates/bench/records/README.md";
 
 /// The comparison in [`RECORDS_README`]: the arguments in the begin marker and the text
 /// between the markers.
@@ -235,8 +235,12 @@ fn compare_of_the_shipped_records_is_the_records_readme_table() {
         drawn.starts_with("<svg") && drawn.contains("<text"),
         "{drawn}"
     );
-    let shipped = std::fs::read_to_string(root().join("bench/records").join(image)).unwrap();
-    assert_same_text(&drawn, &shipped, "bench/records/compare.svg (out of date?)");
+    let shipped = std::fs::read_to_string(root().join("crates/bench/records").join(image)).unwrap();
+    assert_same_text(
+        &drawn,
+        &shipped,
+        "crates/bench/records/compare.svg (out of date?)",
+    );
 }
 
 #[test]
@@ -266,11 +270,11 @@ fn compare_json_has_every_record_and_figure() {
 fn import_insn_reproduces_the_shipped_emulated_records() {
     let dir = temp("imported");
     std::fs::create_dir_all(&dir).unwrap();
-    let shipped = root().join("bench/records/aarch64-qemu-neon.json");
+    let shipped = root().join("crates/bench/records/aarch64-qemu-neon.json");
     let date = record::parse(&std::fs::read_to_string(&shipped).unwrap())
         .unwrap()
         .date;
-    let counts = root().join("bench/records/arm-instructions/counts.csv");
+    let counts = root().join("crates/bench/records/arm-instructions/counts.csv");
     let out = aurum(&[
         "bench",
         "import-insn",
@@ -286,7 +290,8 @@ fn import_insn_reproduces_the_shipped_emulated_records() {
     for column in ["neon", "sve2-128", "sve2-256", "sve2-512"] {
         let name = format!("aarch64-qemu-{column}.json");
         let made = std::fs::read_to_string(dir.join(&name)).unwrap();
-        let shipped = std::fs::read_to_string(root().join("bench/records").join(&name)).unwrap();
+        let shipped =
+            std::fs::read_to_string(root().join("crates/bench/records").join(&name)).unwrap();
         assert_same_text(&made, &shipped, &name);
     }
     // Only the columns asked for.
@@ -387,7 +392,7 @@ fn bad_prices_are_clear_errors() {
     let good = measured_record();
     let label = good["label"].as_str().unwrap().to_string();
     let path = write_json("priced.json", &good);
-    let emulated = root().join("bench/records/aarch64-qemu-neon.json");
+    let emulated = root().join("crates/bench/records/aarch64-qemu-neon.json");
     let records = [path.to_str().unwrap(), emulated.to_str().unwrap()];
     for (price, needle) in [
         (label.clone(), "expected LABEL=USD_PER_HOUR"),
@@ -461,7 +466,7 @@ fn bad_run_flags_and_counts_are_clear_errors() {
         ]),
         "expected the header",
     );
-    let counts = root().join("bench/records/arm-instructions/counts.csv");
+    let counts = root().join("crates/bench/records/arm-instructions/counts.csv");
     for (flag, value, needle) in [
         ("--columns", "nonsense", "is not a column"),
         ("--date", "yesterday", "--date"),

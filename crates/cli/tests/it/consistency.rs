@@ -10,7 +10,7 @@ use crate::common;
 
 use common::{aurum, aurum_command, json, stderr, stdout, temp};
 
-/// The repository's root (where bench/records is).
+/// The repository's root (where crates/bench/records is).
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -191,7 +191,7 @@ fn commands_that_compute_nothing_ignore_the_backend() {
     );
 
     // `bench compare` and `bench import-insn` read records and counts and compute nothing.
-    let records = root().join("bench/records");
+    let records = root().join("crates/bench/records");
     let neon = records.join("aarch64-qemu-neon.json");
     let sve = records.join("aarch64-qemu-sve2-128.json");
     let args = [
@@ -317,7 +317,7 @@ fn every_untrusted_json_format_refuses_unknown_fields_at_any_depth() {
         assert_clear_error(&out, "unknown field `extra`");
     }
     // Bench records: every nested object.
-    let record = read_json(&root().join("bench/records/aarch64-qemu-neon.json"));
+    let record = read_json(&root().join("crates/bench/records/aarch64-qemu-neon.json"));
     for pointer in [
         "",
         "/machine",
@@ -334,7 +334,8 @@ fn every_untrusted_json_format_refuses_unknown_fields_at_any_depth() {
 /// `counts.csv` with one line of the shipped file altered by `edit`.
 fn counts_with(name: &str, edit: impl Fn(&mut Vec<String>)) -> PathBuf {
     let counts =
-        std::fs::read_to_string(root().join("bench/records/arm-instructions/counts.csv")).unwrap();
+        std::fs::read_to_string(root().join("crates/bench/records/arm-instructions/counts.csv"))
+            .unwrap();
     let mut lines: Vec<String> = counts.lines().map(str::to_string).collect();
     let mut fields: Vec<String> = lines[1].split(',').map(str::to_string).collect();
     edit(&mut fields);
@@ -373,7 +374,7 @@ fn import_insn_refuses_negative_counts_and_impossible_dates() {
         let out = import(&counts, good_date);
         assert_clear_error(&out, &format!("line 2: {name} {value:?}"));
     }
-    let counts = root().join("bench/records/arm-instructions/counts.csv");
+    let counts = root().join("crates/bench/records/arm-instructions/counts.csv");
     for date in [
         "2026-13-01T00:00:00Z",
         "2026-00-10T00:00:00Z",
@@ -392,7 +393,7 @@ fn import_insn_refuses_negative_counts_and_impossible_dates() {
     assert!(out.status.success(), "{}", stderr(&out));
 
     // Records carry the same dates: an impossible one is refused, naming the field.
-    let record = read_json(&root().join("bench/records/aarch64-qemu-neon.json"));
+    let record = read_json(&root().join("crates/bench/records/aarch64-qemu-neon.json"));
     let mut bad = record.clone();
     bad["date"] = "2026-02-30T00:00:00Z".into();
     let path = write_json("impossible-date.json", &bad);

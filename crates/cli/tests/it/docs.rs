@@ -1,10 +1,11 @@
 //! The documentation's commands, run as written.
 //!
 //! Every fenced code block of the repository's Markdown (README.md and the other root `*.md`,
-//! `docs/`, `bench/`, `crates/*/README.md`) must name its language: an untagged block is
-//! compiled as Rust by rustdoc wherever the file is included as crate docs. Every shell block
-//! (`sh`, `bash`, `shell`, `console`) is run here as one `sh -e` script in a fresh temporary
-//! directory that holds a copy of `bench/` (so `bench/records/*.json` works and nothing
+//! `docs/`, `crates/*/README.md`, `crates/bench/records/`) must name its language: an
+//! untagged block is compiled as Rust by rustdoc wherever the file is included as crate docs.
+//! Every shell block (`sh`, `bash`, `shell`, `console`) is run here as one `sh -e` script in a
+//! fresh temporary directory that holds a copy of the shipped records at their path,
+//! `crates/bench/records/` (so `crates/bench/records/*.json` works as written and nothing
 //! writes into the repository), with a `PATH` of its own:
 //!
 //! * `aurum` is the CLI this test was built with;
@@ -37,6 +38,10 @@ fn root() -> PathBuf {
         .unwrap()
 }
 
+/// The shipped `aurum bench` records, relative to the root: documented commands read them
+/// by this path.
+const RECORDS: &str = "crates/bench/records";
+
 /// The Markdown files whose blocks are checked, relative to the root, sorted.
 fn markdown_files() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
@@ -56,7 +61,7 @@ fn markdown_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
     walk(&root, &mut files, 0);
     walk(&root.join("docs"), &mut files, 4);
-    walk(&root.join("bench"), &mut files, 4);
+    walk(&root.join(RECORDS), &mut files, 4);
     for dir in ["crates", "tools", "benches", "tests", "fuzz", "oracles"] {
         if let Ok(entries) = std::fs::read_dir(root.join(dir)) {
             for entry in entries {
@@ -237,7 +242,7 @@ fn tool_dir(base: &Path) -> PathBuf {
 fn run_block(block: &Block, bin: &Path, work: &Path) -> Result<Duration, String> {
     const LIMIT: Duration = Duration::from_secs(120);
     std::fs::create_dir_all(work).unwrap();
-    copy_dir(&root().join("bench"), &work.join("bench"));
+    copy_dir(&root().join(RECORDS), &work.join(RECORDS));
     let script = format!("set -e\n{}", block.body);
     let start = Instant::now();
     let mut child = Command::new("/bin/sh")

@@ -200,9 +200,9 @@ fn two_outputs_of_one_command_must_be_different_files() {
     assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
 }
 
-/// The shipped record `bench/records/NAME`, copied into `dir`.
+/// The shipped record `crates/bench/records/NAME`, copied into `dir`.
 fn record_copy(dir: &Path, name: &str) -> PathBuf {
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/records");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/records");
     let copy = dir.join(name);
     std::fs::copy(shipped.join(name), &copy).unwrap();
     copy
@@ -231,8 +231,8 @@ fn bench_compare_never_draws_over_a_record() {
 #[test]
 fn import_insn_never_writes_over_its_inputs() {
     let dir = fresh_dir("out-import");
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../bench/records/arm-instructions/counts.csv");
+    let shipped =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/records/arm-instructions/counts.csv");
     // The counts under the name of the record they make.
     let counts = dir.join("aarch64-qemu-neon.json");
     std::fs::copy(&shipped, &counts).unwrap();
@@ -436,8 +436,8 @@ fn a_missing_output_directory_fails_before_any_work() {
         m("c.svg"),
     );
     let record = record_copy(&dir, "aarch64-qemu-neon.json");
-    let counts = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../bench/records/arm-instructions/counts.csv");
+    let counts =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/records/arm-instructions/counts.csv");
     for args in [
         vec!["commit", "--input", s(&bad), "--out", &c],
         vec!["commit", "--input", s(&bad), "--tree", &t],

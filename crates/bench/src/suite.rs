@@ -10,7 +10,6 @@
 use std::time::{Duration, Instant};
 
 use aurum_fri::FriParameters;
-use aurum_goldilocks::microbench::{FieldOp, ThroughputProbe};
 use aurum_goldilocks::{Backend, Goldilocks, dispatch_on};
 use aurum_merkle::{Dimensions, MerkleConfig, Preset, TreeShape};
 use aurum_ntt::{Ntt, Order};
@@ -19,11 +18,12 @@ use aurum_poseidon2::Poseidon2Goldilocks;
 use aurum_symmetric::{BATCH_SIZES, Hasher, Permutation, PermuteMany, permute_many};
 use rayon::ThreadPool;
 
-use super::record::{Figure, Mode, Stats, Unit};
-use crate::input::random_matrix;
+use crate::BenchError;
+use crate::host::{Host, Steps};
+use crate::machine::peak_memory_bytes;
 use crate::measure::{calibrate, field_op_rates, rates};
-use crate::progress::Steps;
-use crate::report::peak_memory_bytes;
+use crate::microbench::{FieldOp, ThroughputProbe};
+use crate::record::{Figure, Mode, Stats, Unit};
 
 /// Seed of every generated matrix.
 const SEED: u64 = 0;
@@ -109,12 +109,14 @@ pub(crate) struct Pools {
 }
 
 impl Pools {
-    pub(crate) fn new(threads: usize) -> Result<Pools, String> {
+    pub(crate) fn new(threads: usize) -> Result<Pools, BenchError> {
         let pool = |n: usize| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
                 .build()
-                .map_err(|e| format!("cannot start {n} worker threads: {e}"))
+                .map_err(|e| {
+                    BenchError::Measurement(format!("cannot start {n} worker threads: {e}"))
+                })
         };
         Ok(Pools {
             one: pool(1)?,
@@ -135,14 +137,14 @@ fn figure(
     detail: bool,
     one: &[f64],
     all: &[f64],
-) -> Result<Figure, String> {
-    let stats = |samples: &[f64]| -> Result<Option<Stats>, String> {
+) -> Result<Figure, BenchError> {
+    let stats = |samples: &[f64]| -> Result<Option<Stats>, BenchError> {
         if samples.is_empty() {
             return Ok(None);
         }
-        Stats::of(samples)
-            .map(Some)
-            .ok_or_else(|| format!("{name}: a measurement is not a number"))
+        Stats::of(samples).map(Some).ok_or_else(|| {
+            BenchError::Measurement(format!("{name}: a measurement is not a number"))
+        })
     };
     let (one_thread, all_threads) = (stats(one)?, stats(all)?);
     Ok(Figure {
@@ -156,29 +158,30 @@ fn figure(
     })
 }
 
-/// Runs the suite: field multiplication, permutations, Merkle commitments, LDEs and FRI.
-pub(crate) fn run(
+/// Runs the suite: field multiplication, permutations, Merkle commitments, LDEs and FRI;
+/// `host` runs the whole jobs and shows the steps.
+pub(crate) fn run<H: Host>(
+    host: &H,
     plan: &Plan,
     selected: Backend,
     pools: &Pools,
-    show_progress: bool,
-) -> Result<Vec<Figure>, String> {
+) -> Result<Vec<Figure>, BenchError> {
     let backends = Backend::supported();
-    let mut steps = Steps::new(show_progress, plan.steps(&backends));
+    let mut steps = host.steps(plan.steps(&backends));
     let mut figures = Vec::new();
     field_multiplication(plan, selected, &backends, pools, &mut steps, &mut figures)?;
     permutations(plan, &backends, pools, &mut steps, &mut figures)?;
     for &(preset, log_rows, cols) in &plan.merkle {
         steps.next(&format!("Merkle commit 2^{log_rows} × {cols}, {preset}"));
-        figures.extend(merkle(plan, preset, log_rows, cols, pools)?);
+        figures.extend(merkle(host, plan, preset, log_rows, cols, pools)?);
     }
     for &(log_rows, cols) in &plan.lde {
         steps.next(&format!("coset LDE 2^{log_rows} × {cols}"));
-        figures.extend(lde(plan, log_rows, cols, pools)?);
+        figures.extend(lde(host, plan, log_rows, cols, pools)?);
     }
     let (preset, log_rows, cols, params) = plan.fri;
     steps.next(&format!("FRI commit + open 2^{log_rows} × {cols}"));
-    figures.push(fri(plan, preset, log_rows, cols, params, pools)?);
+    figures.push(fri(host, plan, preset, log_rows, cols, params, pools)?);
     steps.finish();
     Ok(figures)
 }
@@ -190,9 +193,9 @@ fn field_multiplication(
     selected: Backend,
     backends: &[Backend],
     pools: &Pools,
-    steps: &mut Steps,
+    steps: &mut impl Steps,
     figures: &mut Vec<Figure>,
-) -> Result<(), String> {
+) -> Result<(), BenchError> {
     let op = FieldOp::Mul;
     let mut selected_one = (0, Vec::new());
     // SVE runs generic kernels such as this one with NEON's packed type: no figure of its own.
@@ -225,11 +228,11 @@ fn field_multiplication(
         let mut elapsed = Duration::ZERO;
         let mut elements = 0.0;
         for run in runs {
-            let timing = run.map_err(|e| e.to_string())?;
+            let timing = run.map_err(|e| BenchError::Measurement(e.to_string()))?;
             elapsed = elapsed.max(timing.elapsed);
             elements += timing.elements as f64;
         }
-        Ok::<_, String>((elapsed, elements))
+        Ok::<_, BenchError>((elapsed, elements))
     })?;
     figures.push(figure(
         "field/mul/selected".to_string(),
@@ -260,10 +263,10 @@ fn states<const W: usize>(n: usize) -> Vec<[Goldilocks; W]> {
 fn permutation_rates<const W: usize>(
     plan: &Plan,
     count: usize,
-    mut permute: impl FnMut(&mut [[Goldilocks; W]]) -> Result<(), String>,
-) -> Result<Vec<f64>, String> {
+    mut permute: impl FnMut(&mut [[Goldilocks; W]]) -> Result<(), BenchError>,
+) -> Result<Vec<f64>, BenchError> {
     let mut buffer = states::<W>(count);
-    let mut timed = |iters: u64| -> Result<Duration, String> {
+    let mut timed = |iters: u64| -> Result<Duration, BenchError> {
         let start = Instant::now();
         for _ in 0..iters {
             permute(&mut buffer)?;
@@ -280,9 +283,9 @@ fn permutations(
     plan: &Plan,
     backends: &[Backend],
     pools: &Pools,
-    steps: &mut Steps,
+    steps: &mut impl Steps,
     figures: &mut Vec<Figure>,
-) -> Result<(), String> {
+) -> Result<(), BenchError> {
     let p = (plan, backends, pools);
     permutation(
         p,
@@ -325,9 +328,9 @@ fn permutation<Perm: Permutation<W>, const W: usize>(
     id: &str,
     name: &str,
     perm: &Perm,
-    steps: &mut Steps,
+    steps: &mut impl Steps,
     figures: &mut Vec<Figure>,
-) -> Result<(), String> {
+) -> Result<(), BenchError> {
     for &backend in backends {
         let batches: Vec<Option<usize>> = if backend == Backend::Sve {
             vec![None]
@@ -354,7 +357,7 @@ fn permutation<Perm: Permutation<W>, const W: usize>(
                             batch: Some(b),
                         },
                     )
-                    .map_err(|e| e.to_string()),
+                    .map_err(|e| BenchError::Measurement(e.to_string())),
                     None => {
                         perm.permute_native(backend, states);
                         Ok(())
@@ -383,7 +386,7 @@ fn permutation<Perm: Permutation<W>, const W: usize>(
     let all_states = plan
         .states
         .checked_mul(pools.threads())
-        .ok_or("too many threads")?;
+        .ok_or_else(|| BenchError::Measurement("too many threads".to_string()))?;
     let all = pools
         .all
         .install(|| permutation_rates::<W>(plan, all_states, many))?;
@@ -399,17 +402,23 @@ fn permutation<Perm: Permutation<W>, const W: usize>(
 }
 
 /// The rows of a `2^log_rows`-row matrix, checked.
-fn rows_of(log_rows: u32) -> Result<usize, String> {
-    1usize
-        .checked_shl(log_rows)
-        .ok_or_else(|| format!("2^{log_rows} rows do not fit this machine"))
+fn rows_of(log_rows: u32) -> Result<usize, BenchError> {
+    1usize.checked_shl(log_rows).ok_or_else(|| {
+        BenchError::Measurement(format!("2^{log_rows} rows do not fit this machine"))
+    })
 }
 
-/// A generated `rows × cols` matrix and its size in bytes.
-fn matrix(pools: &Pools, rows: usize, cols: usize) -> Result<(Vec<Goldilocks>, f64), String> {
-    let values = pools.all.install(|| random_matrix(rows, cols, SEED))?;
+/// A generated `2^log_rows × cols` matrix, its rows and its size in bytes.
+fn matrix<H: Host>(
+    host: &H,
+    pools: &Pools,
+    log_rows: u32,
+    cols: usize,
+) -> Result<(Vec<Goldilocks>, usize, f64), BenchError> {
+    let rows = rows_of(log_rows)?;
+    let values = pools.all.install(|| host.random_matrix(rows, cols, SEED))?;
     let bytes = (values.len() as f64) * 8.0;
-    Ok((values, bytes))
+    Ok((values, rows, bytes))
 }
 
 /// Resets the process's peak resident memory (Linux `clear_refs`), so that the next reading
@@ -426,8 +435,8 @@ type Runs = (Vec<f64>, Vec<f64>);
 fn repeat_on_pools(
     plan: &Plan,
     pools: &Pools,
-    mut job: impl FnMut() -> Result<Duration, String> + Send,
-) -> Result<[(Runs, bool); 2], String> {
+    mut job: impl FnMut() -> Result<Duration, BenchError> + Send,
+) -> Result<[(Runs, bool); 2], BenchError> {
     let mut out = Vec::with_capacity(2);
     for pool in [&pools.one, &pools.all] {
         let mut seconds = Vec::with_capacity(plan.repetitions);
@@ -458,7 +467,7 @@ fn time_and_input(
     bytes: f64,
     one: &[f64],
     all: &[f64],
-) -> Result<Vec<Figure>, String> {
+) -> Result<Vec<Figure>, BenchError> {
     Ok(vec![
         figure(
             format!("{id}/seconds"),
@@ -479,26 +488,24 @@ fn time_and_input(
     ])
 }
 
-fn merkle(
+fn merkle<H: Host>(
+    host: &H,
     plan: &Plan,
     preset: Preset,
     log_rows: u32,
     cols: usize,
     pools: &Pools,
-) -> Result<Vec<Figure>, String> {
-    let rows = rows_of(log_rows)?;
-    let (values, bytes) = matrix(pools, rows, cols)?;
+) -> Result<Vec<Figure>, BenchError> {
+    let (values, rows, bytes) = matrix(host, pools, log_rows, cols)?;
     let shape = TreeShape::new(&[Dimensions {
         width: cols,
         height: rows,
     }])
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| BenchError::Measurement(e.to_string()))?;
     let (permutations, [((one, one_peak), one_known), ((all, all_peak), all_known)]) =
-        with_preset!(preset, |config| {
+        aurum_merkle::with_preset!(preset, |config| {
             let permutations = shape.permutations(|len| config.leaf().permutations(len)) as f64;
-            let runs = repeat_on_pools(plan, pools, || {
-                crate::commands::commit_in_memory(&config, &values, cols, 0).map(|(_, _, t)| t)
-            })?;
+            let runs = repeat_on_pools(plan, pools, || host.merkle_commit(&config, &values, cols))?;
             (permutations, runs)
         });
     let id = format!("merkle/{preset}/2^{log_rows}x{cols}");
@@ -528,15 +535,20 @@ fn merkle(
     Ok(figures)
 }
 
-fn lde(plan: &Plan, log_rows: u32, cols: usize, pools: &Pools) -> Result<Vec<Figure>, String> {
-    let rows = rows_of(log_rows)?;
-    let (values, bytes) = matrix(pools, rows, cols)?;
+fn lde<H: Host>(
+    host: &H,
+    plan: &Plan,
+    log_rows: u32,
+    cols: usize,
+    pools: &Pools,
+) -> Result<Vec<Figure>, BenchError> {
+    let (values, _, bytes) = matrix(host, pools, log_rows, cols)?;
     let ntt = Ntt::plonky3();
     let [((one, _), _), ((all, _), _)] = repeat_on_pools(plan, pools, || {
         let start = Instant::now();
         let lde = ntt
             .coset_lde(&values, cols, 1, ntt.domain().shift(), Order::BitReversed)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| BenchError::Measurement(e.to_string()))?;
         let elapsed = start.elapsed();
         drop(lde);
         Ok(elapsed)
@@ -546,18 +558,18 @@ fn lde(plan: &Plan, log_rows: u32, cols: usize, pools: &Pools) -> Result<Vec<Fig
     time_and_input(&id, &name, bytes, &one, &all)
 }
 
-fn fri(
+fn fri<H: Host>(
+    host: &H,
     plan: &Plan,
     preset: Preset,
     log_rows: u32,
     cols: usize,
     params: FriParameters,
     pools: &Pools,
-) -> Result<Figure, String> {
-    let rows = rows_of(log_rows)?;
-    let (values, _) = matrix(pools, rows, cols)?;
+) -> Result<Figure, BenchError> {
+    let (values, _, _) = matrix(host, pools, log_rows, cols)?;
     let [((one, _), _), ((all, _), _)] = repeat_on_pools(plan, pools, || {
-        let timings = crate::fri::commit_and_open(preset, cols, params, values.clone())?;
+        let timings = host.fri_commit_and_open(preset, cols, params, values.clone())?;
         Ok(timings.total())
     })?;
     let parameters = if params == FriParameters::benchmark() {

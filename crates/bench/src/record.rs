@@ -29,8 +29,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// The `schema` value this version writes and reads.
-pub const SCHEMA: &str = "aurum-bench/1";
+pub use crate::SCHEMA;
+pub use crate::error::{RecordError, ValueError};
 
 /// The longest label.
 pub const MAX_LABEL_CHARS: usize = 64;
@@ -72,10 +72,11 @@ pub enum RecordKind {
 }
 
 /// The size of the suite a record ran.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {
     /// About two minutes: the standard sizes.
+    #[default]
     Default,
     /// About twenty seconds: fewer repetitions and matrices a quarter of the standard size.
     Quick,
@@ -378,51 +379,23 @@ impl Figure {
     }
 }
 
-/// Why a record cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RecordError {
-    /// Not JSON, or not the schema's shape (the JSON reader's message: missing and unknown
-    /// fields are named).
-    Malformed(String),
-    /// Another schema (or none).
-    Schema(String),
-    /// A field out of range.
-    Invalid {
-        /// The field.
-        field: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-}
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RecordError::Malformed(e) => write!(f, "not an {SCHEMA} record: {e}"),
-            RecordError::Schema(found) => write!(
-                f,
-                "schema {found} is not one this aurum reads (it reads {SCHEMA}; a record of \
-                 another version needs the aurum that wrote it)"
-            ),
-            RecordError::Invalid { field, reason } => write!(f, "field `{field}`: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for RecordError {}
-
 /// Whether `label` is a valid record label (also used for `--label`).
-pub fn check_label(label: &str) -> Result<(), String> {
+///
+/// # Errors
+/// Why it is not.
+pub fn check_label(label: &str) -> Result<(), ValueError> {
     if label.is_empty() || label.chars().count() > MAX_LABEL_CHARS {
-        return Err(format!("must have 1 to {MAX_LABEL_CHARS} characters"));
+        return Err(ValueError(format!(
+            "must have 1 to {MAX_LABEL_CHARS} characters"
+        )));
     }
     match label
         .chars()
         .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '+' | '-')))
     {
-        Some(c) => Err(format!(
+        Some(c) => Err(ValueError(format!(
             "{label:?} has {c:?}: use letters, digits and . _ + -"
-        )),
+        ))),
         None => Ok(()),
     }
 }
@@ -430,7 +403,11 @@ pub fn check_label(label: &str) -> Result<(), String> {
 /// Checks that `date` is a real UTC date and time written `YYYY-MM-DDTHH:MM:SSZ` (what
 /// records hold and `--date` takes): a month of 1 to 12, a day that month has (29 February
 /// in leap years only), an hour below 24, minutes and seconds below 60.
-pub fn check_utc_date(date: &str) -> Result<(), String> {
+///
+/// # Errors
+/// Why it is not.
+pub fn check_utc_date(date: &str) -> Result<(), ValueError> {
+    let refuse = |reason: String| Err(ValueError(reason));
     let b = date.as_bytes();
     let shaped = b.len() == 20
         && b.iter().enumerate().all(|(i, c)| match i {
@@ -441,7 +418,7 @@ pub fn check_utc_date(date: &str) -> Result<(), String> {
             _ => c.is_ascii_digit(),
         });
     if !shaped {
-        return Err("expected YYYY-MM-DDTHH:MM:SSZ".to_string());
+        return refuse("expected YYYY-MM-DDTHH:MM:SSZ".to_string());
     }
     // Digits only, checked above.
     let number = |range: core::ops::Range<usize>| -> u32 { date[range].parse().unwrap_or(0) };
@@ -453,13 +430,13 @@ pub fn check_utc_date(date: &str) -> Result<(), String> {
         4 | 6 | 9 | 11 => 30,
         2 if leap => 29,
         2 => 28,
-        _ => return Err(format!("there is no month {month}")),
+        _ => return refuse(format!("there is no month {month}")),
     };
     if day == 0 || day > days {
-        return Err(format!("month {month} of {year} has no day {day}"));
+        return refuse(format!("month {month} of {year} has no day {day}"));
     }
     if hour > 23 || minute > 59 || second > 59 {
-        return Err(format!(
+        return refuse(format!(
             "{hour:02}:{minute:02}:{second:02} is not a time of day"
         ));
     }
@@ -517,7 +494,7 @@ impl Record {
             field: field.to_string(),
             reason,
         };
-        check_label(&self.label).map_err(|e| invalid("label", e))?;
+        check_label(&self.label).map_err(|e| invalid("label", e.0))?;
         check_utc_date(&self.date).map_err(|e| invalid("date", format!("{:?}: {e}", self.date)))?;
         if self.machine.logical_cpus == 0 {
             return Err(invalid("machine.logical_cpus", "must be at least 1".into()));
@@ -582,7 +559,8 @@ impl Record {
                 ("all_threads", &figure.all_threads),
             ] {
                 if let Some(s) = stats {
-                    s.validate().map_err(|reason| invalid(&at(name), reason))?;
+                    s.validate()
+                        .map_err(|reason| invalid(&at(name), reason.0))?;
                 }
             }
             if let Some(scaling) = figure.scaling
@@ -596,19 +574,20 @@ impl Record {
 }
 
 impl Stats {
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), ValueError> {
+        let refuse = |reason: String| Err(ValueError(reason));
         let values = [self.median, self.min, self.max, self.mad];
         if values.iter().any(|v| !v.is_finite() || *v < 0.0) {
-            return Err("values must be finite and not negative".into());
+            return refuse("values must be finite and not negative".into());
         }
         if !(self.min <= self.median && self.median <= self.max) {
-            return Err(format!(
+            return refuse(format!(
                 "median {} is not between min {} and max {}",
                 self.median, self.min, self.max
             ));
         }
         if self.repetitions == 0 {
-            return Err("repetitions must be at least 1".into());
+            return refuse("repetitions must be at least 1".into());
         }
         Ok(())
     }

@@ -8,7 +8,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use crate::{Goldilocks, Kernel, PackedField};
+use aurum_goldilocks::{Goldilocks, Kernel, PackedField};
 
 /// Independent accumulators in the throughput loop (enough to cover the latency of a
 /// packed multiplication on current x86 and Arm cores).
@@ -68,6 +68,50 @@ fn seed(i: usize) -> Goldilocks {
     )
 }
 
+/// The loop of [`ThroughputProbe`], for any packed type `$ty` (the criterion benchmarks run
+/// it on Plonky3's packing too): `$iters` rounds of `$acc[j] = $acc[j] ∘ $c[j]` over
+/// [`LANES_IN_FLIGHT`] independent accumulators (arrays of `$ty` named `$acc` and `$c`), for
+/// the [`FieldOp`] `$op`; `square` must be in scope for `$ty`. A macro, so that the loop is
+/// compiled in the caller's own body, inside its backend's target features.
+#[macro_export]
+macro_rules! throughput_loop {
+    ($op:expr, $acc:ident, $c:ident, $iters:expr, $ty:ty) => {
+        match $op {
+            $crate::microbench::FieldOp::Mul => {
+                $crate::eight_chains!($acc, $c, $iters, |a: $ty, c: $ty| a * c)
+            }
+            $crate::microbench::FieldOp::Add => {
+                $crate::eight_chains!($acc, $c, $iters, |a: $ty, c: $ty| a + c)
+            }
+            $crate::microbench::FieldOp::Square => {
+                $crate::eight_chains!($acc, $c, $iters, |a: $ty, _: $ty| a.square())
+            }
+        }
+    };
+}
+
+/// [`throughput_loop!`]'s rounds: spelled out per accumulator (not a loop over `j`) so that
+/// every build keeps the eight accumulators in registers rather than round-tripping them
+/// through memory.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! eight_chains {
+    ($acc:ident, $c:ident, $iters:expr, $body:expr) => {
+        for _ in 0..$iters {
+            $acc[0] = $body($acc[0], $c[0]);
+            $acc[1] = $body($acc[1], $c[1]);
+            $acc[2] = $body($acc[2], $c[2]);
+            $acc[3] = $body($acc[3], $c[3]);
+            $acc[4] = $body($acc[4], $c[4]);
+            $acc[5] = $body($acc[5], $c[5]);
+            $acc[6] = $body($acc[6], $c[6]);
+            $acc[7] = $body($acc[7], $c[7]);
+        }
+    };
+}
+
+pub use crate::throughput_loop;
+
 /// Throughput probe: `iters` rounds over [`LANES_IN_FLIGHT`] independent accumulators.
 #[derive(Clone, Copy, Debug)]
 pub struct ThroughputProbe {
@@ -88,27 +132,7 @@ impl Kernel for ThroughputProbe {
             P::from_fn(|lane| seed(100 + j * 8 + lane))
         }));
         let start = Instant::now();
-        // Spelled out per accumulator (not a loop over `j`) so that every build keeps the
-        // eight accumulators in registers rather than round-tripping them through memory.
-        macro_rules! eight {
-            ($body:expr) => {
-                for _ in 0..self.iters {
-                    acc[0] = $body(acc[0], c[0]);
-                    acc[1] = $body(acc[1], c[1]);
-                    acc[2] = $body(acc[2], c[2]);
-                    acc[3] = $body(acc[3], c[3]);
-                    acc[4] = $body(acc[4], c[4]);
-                    acc[5] = $body(acc[5], c[5]);
-                    acc[6] = $body(acc[6], c[6]);
-                    acc[7] = $body(acc[7], c[7]);
-                }
-            };
-        }
-        match self.op {
-            FieldOp::Mul => eight!(|a: P, c: P| a * c),
-            FieldOp::Add => eight!(|a: P, c: P| a + c),
-            FieldOp::Square => eight!(|a: P, _: P| a.square()),
-        }
+        throughput_loop!(self.op, acc, c, self.iters, P);
         let acc = black_box(acc);
         let elapsed = start.elapsed();
         Timing {

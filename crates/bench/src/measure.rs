@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-use aurum_goldilocks::microbench::{FieldOp, ThroughputProbe};
 use aurum_goldilocks::{Backend, dispatch_on};
 
-use crate::error::Error;
+use crate::BenchError;
+use crate::microbench::{FieldOp, ThroughputProbe};
 
 /// The most iterations a calibrated run may have (a loop that takes no time stops here).
 const MAX_ITERS: u64 = 1 << 40;
@@ -14,7 +14,10 @@ const MAX_ITERS: u64 = 1 << 40;
 /// An iteration count for which one `run(iters)` lasts about `budget`: multiplies the count
 /// by 4 from `first` until a run lasts a quarter of the budget, then scales it. `run` returns
 /// the time the iterations took.
-pub(crate) fn calibrate<E>(
+///
+/// # Errors
+/// The first error of `run`.
+pub fn calibrate<E>(
     budget: Duration,
     first: u64,
     mut run: impl FnMut(u64) -> Result<Duration, E>,
@@ -32,7 +35,10 @@ pub(crate) fn calibrate<E>(
 
 /// Work per second of `repetitions` runs of `iters` iterations; `run` returns the time taken
 /// and the work done.
-pub(crate) fn rates<E>(
+///
+/// # Errors
+/// The first error of `run`.
+pub fn rates<E>(
     repetitions: usize,
     iters: u64,
     mut run: impl FnMut(u64) -> Result<(Duration, f64), E>,
@@ -47,15 +53,18 @@ pub(crate) fn rates<E>(
 
 /// Goldilocks `op` throughput on `backend`, one thread ([`ThroughputProbe`]): the calibrated
 /// iteration count and the elements per second of each repetition.
-pub(crate) fn field_op_rates(
+///
+/// # Errors
+/// This CPU cannot run `backend`.
+pub fn field_op_rates(
     backend: Backend,
     op: FieldOp,
     budget: Duration,
     repetitions: usize,
-) -> Result<(u64, Vec<f64>), Error> {
+) -> Result<(u64, Vec<f64>), BenchError> {
     let probe = |iters| {
         dispatch_on(backend, ThroughputProbe { op, iters })
-            .map_err(|e| Error::Failed(e.to_string()))
+            .map_err(|e| BenchError::Measurement(e.to_string()))
     };
     // Each iteration is a few nanoseconds: start at 1024.
     let iters = calibrate(budget, 1 << 10, |iters| probe(iters).map(|t| t.elapsed))?;

@@ -17,24 +17,14 @@
 //! `per_unit` is the instruction count per unit. The heading paragraph of the `table.md`
 //! written next to it (qemu version, commit, compilers) becomes each record's `source`.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-
-use super::machine;
-use super::record::{
-    Emulation, Figure, Machine, Mode, Record, RecordKind, SCHEMA, Stats, Unit, check_utc_date,
+use crate::BenchError;
+use crate::record::{
+    Emulation, Figure, Machine, Mode, Record, RecordKind, SCHEMA, Stats, Unit, check_label,
 };
-use crate::args::ImportInsnArgs;
-use crate::commands::read_limited;
-use crate::files;
 
 /// The header `counts.csv` must have.
 pub const HEADER: &str =
     "kernel,unit_per,column,qemu_cpu,aurum_backend,k,count_k,count_2k,per_unit,checksum";
-
-/// The largest `counts.csv` or `table.md` read (real ones are a few KiB).
-const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// The kernels of the script: name, unit, figure id, figure name.
 const KERNELS: [(&str, Unit, &str, &str); 7] = [
@@ -84,27 +74,31 @@ const KERNELS: [(&str, Unit, &str, &str); 7] = [
 
 /// One line of `counts.csv`.
 #[derive(Clone, Debug, PartialEq)]
-struct Count {
+pub(crate) struct Count {
     kernel: String,
-    column: String,
+    pub(crate) column: String,
     qemu_cpu: String,
     backend: String,
     per_unit: f64,
 }
 
 /// Parses `counts.csv`; errors name the line.
-fn parse_counts(text: &str) -> Result<Vec<Count>, String> {
+pub(crate) fn parse_counts(text: &str) -> Result<Vec<Count>, BenchError> {
     let mut lines = text.lines().enumerate();
     match lines.next() {
         Some((_, header)) if header.trim() == HEADER => {}
-        _ => return Err(format!("line 1: expected the header {HEADER}")),
+        _ => {
+            return Err(BenchError::Counts(format!(
+                "line 1: expected the header {HEADER}"
+            )));
+        }
     }
     let mut counts = Vec::new();
     for (i, line) in lines {
         if line.trim().is_empty() {
             continue;
         }
-        let at = |what: String| format!("line {}: {what}", i + 1);
+        let at = |what: String| BenchError::Counts(format!("line {}: {what}", i + 1));
         let fields: Vec<&str> = line.split(',').collect();
         let [
             kernel,
@@ -177,13 +171,13 @@ fn parse_counts(text: &str) -> Result<Vec<Count>, String> {
         });
     }
     if counts.is_empty() {
-        return Err("no counts after the header".to_string());
+        return Err(BenchError::Counts("no counts after the header".to_string()));
     }
     Ok(counts)
 }
 
 /// The script's x86-64 columns are named `x86-…`; the others are aarch64.
-fn arch_of(column: &str) -> (&'static str, &str) {
+pub(crate) fn arch_of(column: &str) -> (&'static str, &str) {
     match column.strip_prefix("x86-") {
         Some(rest) => ("x86_64", rest),
         None => ("aarch64", column),
@@ -211,7 +205,7 @@ fn sve_bits(qemu_cpu: &str) -> Option<usize> {
 }
 
 /// The heading paragraph of `table.md`: its lines up to the first blank one.
-fn table_heading(text: &str) -> String {
+pub(crate) fn table_heading(text: &str) -> String {
     text.lines()
         .take_while(|l| !l.trim().is_empty())
         .map(str::trim)
@@ -221,7 +215,11 @@ fn table_heading(text: &str) -> String {
 
 /// The records of `counts` (one per column, in the file's order), labelled
 /// `ARCH-qemu-COLUMN`, dated `date`, with `source`.
-fn records(counts: &[Count], date: &str, source: &str) -> Result<Vec<Record>, String> {
+pub(crate) fn records(
+    counts: &[Count],
+    date: &str,
+    source: &str,
+) -> Result<Vec<Record>, BenchError> {
     let mut columns: Vec<&str> = Vec::new();
     for c in counts {
         if !columns.contains(&c.column.as_str()) {
@@ -236,13 +234,14 @@ fn records(counts: &[Count], date: &str, source: &str) -> Result<Vec<Record>, St
             .iter()
             .any(|c| c.backend != first.backend || c.qemu_cpu != first.qemu_cpu)
         {
-            return Err(format!(
+            return Err(BenchError::Counts(format!(
                 "column {column} names more than one CPU model or backend"
-            ));
+            )));
         }
         let (arch, short) = arch_of(column);
         let label = format!("{arch}-qemu-{short}");
-        super::record::check_label(&label).map_err(|e| format!("column {column}: label {e}"))?;
+        check_label(&label)
+            .map_err(|e| BenchError::Counts(format!("column {column}: label {e}")))?;
         // The script writes the -cpu option's commas as spaces (it is a CSV field).
         let cpu = first.qemu_cpu.replace(' ', ",");
         let emulator = format!("qemu-{arch} -cpu {cpu}");
@@ -308,90 +307,11 @@ fn records(counts: &[Count], date: &str, source: &str) -> Result<Vec<Record>, St
 }
 
 /// The records of a `counts.csv` text (what `import-insn` writes, before `--columns`).
-pub fn records_from_counts(csv: &str, date: &str, source: &str) -> Result<Vec<Record>, String> {
+///
+/// # Errors
+/// A line or column of `csv` that cannot be imported.
+pub fn records_from_counts(csv: &str, date: &str, source: &str) -> Result<Vec<Record>, BenchError> {
     records(&parse_counts(csv)?, date, source)
-}
-
-fn read_text(path: &Path) -> Result<String, String> {
-    String::from_utf8(read_limited(path, MAX_FILE_BYTES)?)
-        .map_err(|_| format!("{}: not UTF-8 text", path.display()))
-}
-
-/// `aurum bench import-insn`.
-pub(crate) fn command(args: &ImportInsnArgs) -> Result<ExitCode, String> {
-    let csv = read_text(&args.counts)?;
-    let counts = parse_counts(&csv).map_err(|e| format!("{}: {e}", args.counts.display()))?;
-    let table: Option<PathBuf> = match &args.table {
-        Some(path) => Some(path.clone()),
-        None => Some(args.counts.with_file_name("table.md")).filter(|p| p.is_file()),
-    };
-    let mut source = format!(
-        "executed instructions per unit counted by scripts/arm-instructions.sh ({})",
-        args.counts
-            .file_name()
-            .map_or_else(|| "counts.csv".into(), |n| n.to_string_lossy())
-    );
-    if let Some(path) = &table {
-        let heading = table_heading(&read_text(path)?);
-        if !heading.is_empty() {
-            source = format!("{source}; its table says: {heading}");
-        }
-    }
-    let date = match &args.date {
-        Some(date) => {
-            check_utc_date(date).map_err(|e| format!("--date {date:?}: {e}"))?;
-            date.clone()
-        }
-        None => machine::now_utc(),
-    };
-    let mut records = records(&counts, &date, &source)?;
-    if !args.columns.is_empty() {
-        let available: BTreeMap<&str, ()> =
-            counts.iter().map(|c| (c.column.as_str(), ())).collect();
-        for column in &args.columns {
-            if !available.contains_key(column.as_str()) {
-                let names: Vec<&str> = available.keys().copied().collect();
-                return Err(format!(
-                    "--columns: {column:?} is not a column of {} (it has {})",
-                    args.counts.display(),
-                    names.join(", ")
-                ));
-            }
-        }
-        records.retain(|r| {
-            args.columns
-                .iter()
-                .any(|c| r.label == format!("{}-qemu-{}", arch_of(c).0, arch_of(c).1))
-        });
-    }
-    for record in &records {
-        record
-            .validate()
-            .map_err(|e| format!("record {}: {e}", record.label))?;
-    }
-    // Every record's file, checked and its temporary created before any is written.
-    let paths: Vec<PathBuf> = records
-        .iter()
-        .map(|r| args.out_dir.join(format!("{}.json", r.label)))
-        .collect();
-    let outputs: Vec<(&str, &Path)> = paths.iter().map(|p| ("--out-dir", p.as_path())).collect();
-    let mut inputs = vec![("COUNTS_CSV", args.counts.as_path())];
-    inputs.extend(table.as_deref().map(|p| ("--table", p)));
-    let files = files::prepare(&outputs, &inputs)?;
-    for ((record, path), file) in records.iter().zip(&paths).zip(files) {
-        file.write_and_commit(record.to_json().as_bytes())?;
-        println!(
-            "wrote {} ({} figures, {})",
-            path.display(),
-            record.figures.len(),
-            record
-                .machine
-                .emulated
-                .as_ref()
-                .map_or("", |e| e.name.as_str())
-        );
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]
@@ -424,11 +344,15 @@ mod tests {
         }
         for bad in ["-16", "0", "1.5", ""] {
             let line = line.replace(",16,", &format!(",{bad},"));
-            let error = parse_counts(&format!("{HEADER}\n{line}\n")).unwrap_err();
+            let error = parse_counts(&format!("{HEADER}\n{line}\n"))
+                .unwrap_err()
+                .to_string();
             assert!(error.starts_with(&format!("line 2: k {bad:?}")), "{error}");
         }
         let line = line.replace(",100,", ",-100,");
-        let error = parse_counts(&format!("{HEADER}\n{line}\n")).unwrap_err();
+        let error = parse_counts(&format!("{HEADER}\n{line}\n"))
+            .unwrap_err()
+            .to_string();
         assert!(error.starts_with("line 2: count_k \"-100\""), "{error}");
     }
 }

@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use aurum_goldilocks::Backend;
 
-use super::record::{Build, Emulation, Machine};
+use crate::record::{Build, Emulation, Machine};
 
 /// The variable that marks a run as emulated (`AURUM_EMULATED=qemu-aarch64-sve2-256`), for
 /// scripts that run `aurum bench` under qemu.
@@ -271,7 +271,7 @@ pub(crate) fn label_from(name: &str) -> String {
                 '-'
             }
         })
-        .take(super::record::MAX_LABEL_CHARS)
+        .take(crate::record::MAX_LABEL_CHARS)
         .collect();
     if label.is_empty() {
         "host".to_string()
@@ -332,6 +332,15 @@ pub(crate) fn this_build() -> Build {
         rustflags: env!("AURUM_BUILD_RUSTFLAGS").to_string(),
         target_features: compiled_target_features(),
     }
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`), if known.
+#[must_use]
+pub fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
 }
 
 /// CPU time counters, in clock ticks (`USER_HZ`, 100 per second on Linux): every CPU's busy

@@ -1,39 +1,17 @@
-//! `aurum bench`: the standard measurement of a machine, its JSON record ([`record`]), the
-//! comparison of records (`aurum bench compare`, [`compare`] and [`chart`]) and the import of
-//! instruction counts made under emulation (`aurum bench import-insn`, [`insn`]).
+//! `aurum bench`: runs the standard suite, prints its table and writes the record
+//! ([`crate::record`]).
 //!
-//! The suite measures, each repeated and summarised by median and spread: Goldilocks
-//! multiplication throughput per backend; Poseidon2 W8/W12/W16 and Poseidon W12 permutations
-//! per second per backend and batch size, and through `permute_many` (the selected backend);
-//! Merkle commitments of 2^20 × 8 (poseidon2-w8 and plonky2) and 2^16 × 256 (poseidon2-w12):
-//! time, permutations per second, input bytes per second and peak memory; coset LDEs (blow-up
-//! 2) of 2^20 × 8 and 2^16 × 256; and FRI commit + open of 2^20 × 8 with Plonky3's benchmark
-//! parameters. The headline figures run on one thread and on all threads (their ratio is the
-//! scaling), the per-backend and per-batch-size details on one thread. `--quick` uses fewer,
-//! shorter repetitions and matrices a quarter of the size (the sizes are part of the figures'
-//! ids, so quick figures compare only with quick ones); `--full` more and longer repetitions.
 //! A run also records how much CPU time other processes took meanwhile, and flags itself
 //! noisy past [`NOISY_OTHER_CPU_SHARE`], [`NOISY_STEAL_SHARE`] or [`NOISY_RELATIVE_MAD`].
 
-pub mod chart;
-pub mod compare;
-mod display;
-pub mod insn;
-mod machine;
-pub mod record;
-mod suite;
-
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use aurum_goldilocks::Backend;
 
-use crate::args::{BenchArgs, BenchCommand, BenchRunArgs};
-use crate::files;
-use crate::progress;
-use record::{Figure, Mode, Noise, Record, RecordKind, Run, SCHEMA};
-
-pub use machine::EMULATED_ENV;
+use crate::record::{self, Figure, Mode, Noise, Record, RecordKind, Run, SCHEMA};
+use crate::{BenchError, Host, display, machine, suite};
 
 /// Other processes' share of the CPU above which a run is noisy.
 pub const NOISY_OTHER_CPU_SHARE: f64 = 0.05;
@@ -41,16 +19,6 @@ pub const NOISY_OTHER_CPU_SHARE: f64 = 0.05;
 pub const NOISY_STEAL_SHARE: f64 = 0.02;
 /// The median relative spread (MAD ÷ median) of the figures above which a run is noisy.
 pub const NOISY_RELATIVE_MAD: f64 = 0.03;
-
-/// `aurum bench` and its subcommands. Only the run computes: it alone refuses an invalid
-/// `AURUM_BACKEND`; `compare` and `import-insn` read files and ignore it.
-pub(crate) fn command(args: BenchArgs) -> Result<ExitCode, String> {
-    match args.command {
-        Some(BenchCommand::Compare(args)) => compare::command(&args),
-        Some(BenchCommand::ImportInsn(args)) => insn::command(&args),
-        None => run(&args.run, crate::commands::checked_backend()?),
-    }
-}
 
 /// The noise of a run: from the CPU counters around it and the figures' spread.
 fn noise(ticks: Option<(machine::CpuTicks, machine::CpuTicks)>, figures: &[Figure]) -> Noise {
@@ -97,20 +65,34 @@ fn noise(ticks: Option<(machine::CpuTicks, machine::CpuTicks)>, figures: &[Figur
     }
 }
 
-/// `aurum bench`: runs the suite, prints the table, writes the record.
-fn run(args: &BenchRunArgs, backend: Backend) -> Result<ExitCode, String> {
-    let mode = if args.quick {
-        Mode::Quick
-    } else if args.full {
-        Mode::Full
-    } else if args.smoke {
-        Mode::Smoke
-    } else {
-        Mode::Default
-    };
+/// What `aurum bench` runs: its flags.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// The suite's size (`--quick`, `--full`, `--smoke`; [`Mode::Default`] without).
+    pub mode: Mode,
+    /// `--out`: where to write the record (default `bench-LABEL.json`).
+    pub out: Option<PathBuf>,
+    /// `--label`: the machine's name in comparisons (default the host name).
+    pub label: Option<String>,
+    /// `--threads`: threads of the all-threads measurements (default all logical CPUs).
+    pub threads: Option<u64>,
+    /// `--emulated`: the emulated machine's name.
+    pub emulated: Option<String>,
+    /// `--clock-ghz`: the CPU clock, where the OS does not report it.
+    pub clock_ghz: Option<f64>,
+}
+
+/// `aurum bench`: runs the suite on `backend` (the selected one), prints the table, writes
+/// the record.
+///
+/// # Errors
+/// A flag's value refused, the record's file refused, or a measurement that failed.
+pub fn run<H: Host>(host: &H, args: &RunOptions, backend: Backend) -> Result<ExitCode, BenchError> {
+    let mode = args.mode;
     let label = match &args.label {
         Some(label) => {
-            record::check_label(label).map_err(|e| format!("--label: {e}"))?;
+            record::check_label(label)
+                .map_err(|e| BenchError::Argument(format!("--label: {e}")))?;
             label.clone()
         }
         None => machine::label_from(&machine::host_name()),
@@ -118,27 +100,32 @@ fn run(args: &BenchRunArgs, backend: Backend) -> Result<ExitCode, String> {
     if let Some(ghz) = args.clock_ghz
         && !(ghz.is_finite() && ghz > 0.0 && ghz < 100.0)
     {
-        return Err(format!(
+        return Err(BenchError::Argument(format!(
             "--clock-ghz {ghz}: expected a clock in GHz, above 0 and below 100"
-        ));
+        )));
     }
     if let Some(name) = &args.emulated
         && name.trim().is_empty()
     {
-        return Err("--emulated needs the emulated machine's name".to_string());
+        return Err(BenchError::Argument(
+            "--emulated needs the emulated machine's name".to_string(),
+        ));
     }
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| format!("bench-{label}.json").into());
     let threads = match args.threads {
-        Some(t) => {
-            usize::try_from(t).map_err(|_| format!("--threads {t} does not fit this machine"))?
-        }
+        Some(t) => usize::try_from(t).map_err(|_| {
+            BenchError::Argument(format!("--threads {t} does not fit this machine"))
+        })?,
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
     // The record's file, checked and its temporary created before the suite runs.
-    let out_file = files::prepare_one("--out", &out, &[])?;
+    let out_file = host
+        .prepare(&[("--out", &out)], &[])?
+        .pop()
+        .expect("one output prepared");
     let machine = machine::this_machine(backend, args.emulated.as_deref(), args.clock_ghz);
     let pools = suite::Pools::new(threads)?;
     let plan = suite::Plan::of(mode);
@@ -152,7 +139,7 @@ fn run(args: &BenchRunArgs, backend: Backend) -> Result<ExitCode, String> {
     let date = machine::now_utc();
     let started = Instant::now();
     let before = machine::CpuTicks::now();
-    let figures = suite::run(&plan, backend, &pools, progress::stderr_is_terminal())?;
+    let figures = suite::run(host, &plan, backend, &pools)?;
     let after = machine::CpuTicks::now();
     let seconds = started.elapsed().as_secs_f64();
     let noise = noise(before.zip(after), &figures);
@@ -172,11 +159,12 @@ fn run(args: &BenchRunArgs, backend: Backend) -> Result<ExitCode, String> {
         source: None,
         figures,
     };
-    record
-        .validate()
-        .map_err(|e| format!("the record just measured is invalid: {e}"))?;
+    record.validate().map_err(|error| BenchError::Made {
+        what: "the record just measured is invalid".to_string(),
+        error,
+    })?;
     print!("{}", summary(&record));
-    out_file.write_and_commit(record.to_json().as_bytes())?;
+    host.write(out_file, record.to_json().as_bytes())?;
     println!("wrote {} ({SCHEMA})", out.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -193,13 +181,13 @@ fn summary(record: &Record) -> String {
         "aurum bench ({} mode), {}: {}",
         record.mode.name(),
         record.label,
-        compare::cpu_description(record)
+        display::cpu_description(record)
     );
     if let Some(build) = &record.build {
         let _ = writeln!(
             out,
             "backend {}; {} build, {}, RUSTFLAGS {}",
-            compare::backend_description(record),
+            display::backend_description(record),
             build.profile,
             build.rustc.as_deref().unwrap_or("rustc unknown"),
             if build.rustflags.is_empty() {

@@ -9,8 +9,9 @@
 
 use plotters::prelude::*;
 
-use super::compare::{Comparison, FigureRow, PRICED_PERMUTATIONS};
-use super::display;
+use crate::BenchError;
+use crate::compare::{Comparison, FigureRow, PRICED_PERMUTATIONS};
+use crate::display;
 
 const WIDTH: u32 = 960;
 const ROW_PIXELS: u32 = 64;
@@ -53,7 +54,7 @@ fn panels(comparison: &Comparison<'_>) -> Vec<Panel> {
         format!(
             "{} ({})",
             records[r].label,
-            super::compare::backend_description(&records[r])
+            display::backend_description(&records[r])
         )
     };
     let mut panels = Vec::new();
@@ -218,13 +219,16 @@ fn draw_panel<DB: DrawingBackend>(
 }
 
 /// The chart as an SVG document.
-pub fn svg(comparison: &Comparison<'_>) -> Result<String, String> {
+///
+/// # Errors
+/// The drawing failed.
+pub fn svg(comparison: &Comparison<'_>) -> Result<String, BenchError> {
     let panels = panels(comparison);
     let heights: Vec<u32> = panels.iter().map(panel_height).collect();
     let total: u32 = heights.iter().sum::<u32>().max(1);
     let mut out = String::new();
     {
-        let failed = |e: &dyn std::fmt::Display| format!("cannot draw the chart: {e}");
+        let failed = |e: &dyn std::fmt::Display| BenchError::Chart(e.to_string());
         let root = SVGBackend::with_string(&mut out, (WIDTH, total)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| failed(&e))?;
         let mut breaks = Vec::new();

@@ -1,6 +1,6 @@
 //! Numbers for people: three significant digits and a unit.
 
-use super::record::Unit;
+use crate::record::{Record, Unit};
 
 /// `v` with three significant digits (`4.54`, `45.4`, `454`, `4540`).
 #[must_use]
@@ -85,6 +85,32 @@ pub(crate) fn ratio(v: f64) -> String {
 #[must_use]
 pub(crate) fn percent(share: f64) -> String {
     format!("{:.1} %", share * 100.0)
+}
+
+/// The CPU in a few words: the model and the vendor's identification, or the emulator.
+pub fn cpu_description(record: &Record) -> String {
+    let m = &record.machine;
+    if let Some(e) = &m.emulated {
+        return format!("{} (emulated)", e.name);
+    }
+    let model = m.cpu_model.as_deref().unwrap_or("unknown CPU");
+    match (&m.cpu_vendor, &m.cpu_id) {
+        (Some(v), Some(id)) => format!("{model} ({v}, {id})"),
+        (Some(v), None) => format!("{model} ({v})"),
+        (None, Some(id)) => format!("{model} ({id})"),
+        (None, None) => model.to_string(),
+    }
+}
+
+/// The backend, with the SVE vector length when SVE is selected.
+pub fn backend_description(record: &Record) -> String {
+    match (
+        record.machine.backend.as_str(),
+        record.machine.sve_vector_bits,
+    ) {
+        ("sve", Some(bits)) => format!("sve, {bits}-bit"),
+        (b, _) => b.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -45,26 +45,9 @@ use core::fmt;
 use core::str::FromStr;
 use std::sync::OnceLock;
 
-use crate::PackedField;
 use crate::backend as backends;
-
-/// A family of packed-field implementations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Backend {
-    /// Portable scalar code (`Goldilocks`, 1 lane).
-    Scalar,
-    /// x86-64 AVX2 (4 lanes).
-    Avx2,
-    /// x86-64 AVX-512F (8 lanes).
-    Avx512,
-    /// aarch64 NEON (2 lanes).
-    Neon,
-    /// Arm SVE/SVE2 at the CPU's vector length (128 to 2048 bits), for the kernels that have
-    /// SVE code (the `aurum-sve` crate: Poseidon2 and Poseidon permutations, Merkle hashing
-    /// and compression, element-wise slices); every other kernel runs on NEON, its packed
-    /// type. See [`Backend::sve`].
-    Sve,
-}
+pub use crate::backend_id::Backend;
+pub use crate::packed::Kernel;
 
 impl Backend {
     /// Every backend, in the order used for display.
@@ -321,16 +304,6 @@ pub fn backend() -> Backend {
             }
         }
     })
-}
-
-/// Work written once for every packed field, entered through [`dispatch()`] or
-/// [`dispatch_on`]; see the [module docs](self) for the rules that keep it fast.
-pub trait Kernel {
-    /// What the kernel returns.
-    type Output;
-
-    /// Does the work with packed type `P`. Implementations should be `#[inline(always)]`.
-    fn run<P: PackedField>(self) -> Self::Output;
 }
 
 /// Runs a kernel on the backend [`backend()`] reports: the one `AURUM_BACKEND` selects, or the

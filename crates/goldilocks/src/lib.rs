@@ -3,6 +3,7 @@
 //! [dispatch module]: mod@dispatch
 
 mod backend;
+mod backend_id;
 pub mod dispatch;
 mod distributions;
 mod extension;
@@ -14,14 +15,15 @@ mod packed;
 mod serde_impl;
 mod traits;
 
+pub use backend_id::Backend;
 pub use dispatch::{
-    BACKEND_ENV, Backend, BackendError, Kernel, PackedGoldilocks, backend, dispatch, dispatch_on,
-    in_own_frame, parse_supported_backend, selected_backend,
+    BACKEND_ENV, BackendError, PackedGoldilocks, backend, dispatch, dispatch_on, in_own_frame,
+    parse_supported_backend, selected_backend,
 };
 pub use extension::Goldilocks2;
 pub use field::{Canonical, Goldilocks, NonCanonical, P};
 pub use kernels::{LengthMismatch, ZeroElement};
-pub use packed::{CoefficientSumTooLarge, LengthError, PackedField, SmallCoefficients};
+pub use packed::{CoefficientSumTooLarge, Kernel, LengthError, PackedField, SmallCoefficients};
 pub use traits::Field;
 
 /// The stored words of element slices, for kernels outside this crate that work on `u64`

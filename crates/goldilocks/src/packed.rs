@@ -12,7 +12,8 @@ use core::fmt;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 use crate::backend::layout;
-use crate::{Backend, Canonical, Goldilocks};
+use crate::backend_id::Backend;
+use crate::{Canonical, Goldilocks};
 
 /// A slice whose length does not fit what the packed layout needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -466,6 +467,16 @@ pub unsafe trait PackedField:
     fn unpack_slice_mut(packed: &mut [Self]) -> &mut [Goldilocks] {
         layout::unpack_mut::<Self>(packed)
     }
+}
+
+/// Work written once for every packed field, entered through [`dispatch()`](crate::dispatch()) or
+/// [`dispatch_on`](crate::dispatch_on); see the [dispatch module docs](mod@crate::dispatch) for the rules that keep it fast.
+pub trait Kernel {
+    /// What the kernel returns.
+    type Output;
+
+    /// Does the work with packed type `P`. Implementations should be `#[inline(always)]`.
+    fn run<P: PackedField>(self) -> Self::Output;
 }
 
 /// Panics unless `block_len` is a valid `interleave` block length for `width` lanes.

@@ -16,7 +16,9 @@ use core::mem::transmute;
 use super::{impl_packed_ops, sum_deferred_in_passes};
 use crate::field::{EPSILON, HALF_P_PLUS_ONE, P};
 use crate::packed::{DEFERRED_SUM_MAX_TERMS, check_block_len};
-use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField};
+use crate::backend_id::Backend;
+use crate::packed::{Kernel, PackedField};
+use crate::{Canonical, Goldilocks};
 
 const WIDTH: usize = 2;
 

@@ -1,7 +1,9 @@
 //! The portable backend: `Goldilocks` itself is a packed field of width 1.
 
 use crate::field::{EPSILON, HALF_P_PLUS_ONE};
-use crate::{Backend, Canonical, Goldilocks, PackedField, SmallCoefficients};
+use crate::backend_id::Backend;
+use crate::packed::{Kernel, PackedField, SmallCoefficients};
+use crate::{Canonical, Goldilocks};
 
 // SAFETY: `Goldilocks` is `#[repr(transparent)]` over `u64`, i.e. the layout of
 // `[Goldilocks; 1]`, and uses no CPU-specific instructions.
@@ -116,7 +118,7 @@ unsafe impl PackedField for Goldilocks {
 
 /// Runs a kernel on the scalar backend (always available).
 #[inline]
-pub(crate) fn run_kernel<K: crate::Kernel>(kernel: K) -> K::Output {
+pub(crate) fn run_kernel<K: Kernel>(kernel: K) -> K::Output {
     kernel.run::<Goldilocks>()
 }
 

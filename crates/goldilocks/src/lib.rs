@@ -4,8 +4,10 @@
 
 mod backend;
 mod backend_id;
+mod batch_inverse;
 pub mod dispatch;
 mod distributions;
+mod error;
 mod extension;
 pub mod field;
 pub mod kernels;
@@ -22,7 +24,7 @@ pub use dispatch::{
 };
 pub use extension::Goldilocks2;
 pub use field::{Canonical, Goldilocks, NonCanonical, P};
-pub use kernels::{LengthMismatch, ZeroElement};
+pub use error::{LengthMismatch, ZeroElement};
 pub use packed::{CoefficientSumTooLarge, Kernel, LengthError, PackedField, SmallCoefficients};
 pub use traits::Field;
 

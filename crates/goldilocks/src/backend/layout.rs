@@ -85,6 +85,26 @@ pub(crate) fn ext_as_base_mut(values: &mut [crate::Goldilocks2]) -> &mut [Goldil
     }
 }
 
+// The public face of the two casts above (on `Goldilocks2` itself, defined here so that the
+// extension field's module needs no `unsafe` code and this module no back-reference).
+impl crate::Goldilocks2 {
+    /// Views extension elements as their coefficients `[c0, c1, c0, c1, …]` (`2·len` base
+    /// elements), without copying: base-field-linear maps (NTTs) process an extension column
+    /// as two base columns this way.
+    #[inline]
+    #[must_use]
+    pub fn as_base_slice(values: &[Self]) -> &[Goldilocks] {
+        ext_as_base(values)
+    }
+
+    /// Views extension elements as their coefficients, mutably (see [`Self::as_base_slice`]).
+    #[inline]
+    #[must_use]
+    pub fn as_base_slice_mut(values: &mut [Self]) -> &mut [Goldilocks] {
+        ext_as_base_mut(values)
+    }
+}
+
 /// The stored words of a slice of elements (`Goldilocks` is `#[repr(transparent)]` over `u64`).
 #[inline(always)]
 pub(crate) fn words(values: &[Goldilocks]) -> &[u64] {

@@ -13,8 +13,11 @@
 //!   `#[inline(always)]` down to the arithmetic for this to reach the hot loop; see
 //!   [`crate::Kernel`]).
 
+pub(crate) mod asm;
 pub(crate) mod layout;
 pub(crate) mod scalar;
+#[cfg(test)]
+mod tests;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;

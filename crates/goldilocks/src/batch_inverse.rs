@@ -2,9 +2,9 @@
 //! and one inversion), and [`Goldilocks::batch_inverse_in_place`], its scalar entry point.
 //! The packed, parallel version is [`crate::kernels::batch_inverse`].
 
-use crate::Goldilocks;
 use crate::error::ZeroElement;
-use crate::traits::Field;
+use crate::field::Goldilocks;
+use crate::field_trait::Field;
 
 impl Goldilocks {
     /// Replaces every element by its inverse (Montgomery's trick: 3 multiplications per

@@ -47,6 +47,7 @@ use std::sync::OnceLock;
 
 use crate::backend as backends;
 pub use crate::backend_id::Backend;
+pub use crate::error::BackendError;
 pub use crate::packed::Kernel;
 
 impl Backend {
@@ -85,7 +86,7 @@ impl Backend {
 
     /// The backend whose packed type runs the generic kernels ([`Kernel`]) on this one: itself,
     /// except NEON for [`Backend::Sve`] (SVE vectors have no size known at compile time, so
-    /// they cannot be a [`PackedField`]).
+    /// they cannot be a [`PackedField`](crate::PackedField)).
     #[must_use]
     pub const fn packed(self) -> Backend {
         match self {
@@ -180,17 +181,8 @@ impl fmt::Display for Backend {
     }
 }
 
-/// Why a backend could not be selected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BackendError {
-    /// A name that is not a backend.
-    Unknown(String),
-    /// A real backend this build or CPU cannot run.
-    Unsupported(Backend),
-    /// `AURUM_BACKEND` is not valid UTF-8.
-    NotUnicode,
-}
-
+// The message lists the backends this machine supports, which only this module knows, so the
+// `Display` of `BackendError` (defined with the crate's other errors) is here.
 impl fmt::Display for BackendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let supported: Vec<&str> = Backend::supported().iter().map(|b| b.name()).collect();
@@ -210,8 +202,6 @@ impl fmt::Display for BackendError {
         }
     }
 }
-
-impl std::error::Error for BackendError {}
 
 impl FromStr for Backend {
     type Err = BackendError;

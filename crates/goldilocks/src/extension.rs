@@ -8,8 +8,8 @@ use core::fmt;
 use core::iter::{Product, Sum};
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-use crate::Goldilocks;
-use crate::traits::Field;
+use crate::field::Goldilocks;
+use crate::field_trait::Field;
 
 /// `W` in `X² = W`.
 const W: Goldilocks = Goldilocks2::W;

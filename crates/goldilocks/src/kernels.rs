@@ -6,8 +6,10 @@
 use rayon::prelude::*;
 
 use crate::batch_inverse::batch_inverse_generic;
+use crate::dispatch::dispatch;
 pub use crate::error::{LengthMismatch, ZeroElement};
-use crate::{Goldilocks, Kernel, PackedField, dispatch};
+use crate::field::Goldilocks;
+use crate::packed::{Kernel, PackedField};
 
 /// Below this many elements a kernel runs on the calling thread.
 pub const PARALLEL_THRESHOLD: usize = 1 << 15;

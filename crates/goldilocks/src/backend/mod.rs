@@ -27,6 +27,12 @@ pub(crate) mod avx512;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod neon;
 
+// SAFETY: the `PackedField` contract (the layout of `[Goldilocks; WIDTH]`, alignment no larger
+// than `Goldilocks`'s) is the `Lanes` contract, with `LANES = WIDTH`.
+unsafe impl<P: crate::packed::PackedField> layout::Lanes for P {
+    const LANES: usize = P::WIDTH;
+}
+
 /// Implements the operator traits of a packed type from its inherent
 /// `add_impl`/`sub_impl`/`mul_impl`/`neg_impl` and `broadcast`.
 macro_rules! impl_packed_ops {

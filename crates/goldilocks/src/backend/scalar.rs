@@ -4,7 +4,8 @@ use super::asm::add_then_fold_carry;
 use crate::backend_id::Backend;
 use crate::field::arith::{EPSILON, HALF_P_PLUS_ONE};
 use crate::field::{Canonical, Goldilocks};
-use crate::packed::{Kernel, PackedField, SmallCoefficients};
+use crate::packed::{Kernel, PackedField};
+use crate::small_coefficients::SmallCoefficients;
 
 // SAFETY: `Goldilocks` is `#[repr(transparent)]` over `u64`, i.e. the layout of
 // `[Goldilocks; 1]`, and uses no CPU-specific instructions.

@@ -16,8 +16,6 @@
 //! `≥ p` with an error naming the value (use it for untrusted encodings),
 //! [`Goldilocks::from_u64`] and [`Goldilocks::from_u128`] reduce (`from_u64` lazily).
 
-use core::fmt;
-
 use arith::{EPSILON, add_raw, canonicalize, halve_raw, reduce128, sub_raw};
 
 pub(crate) mod arith;
@@ -27,6 +25,7 @@ mod ops;
 #[cfg(test)]
 mod tests;
 
+pub use crate::error::NonCanonical;
 pub use arith::P;
 pub use canonical::Canonical;
 
@@ -38,25 +37,6 @@ pub use canonical::Canonical;
 pub struct Goldilocks {
     value: u64,
 }
-
-/// A value that is not the canonical encoding of a field element (it is `≥ p`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NonCanonical {
-    /// The rejected value.
-    pub value: u64,
-}
-
-impl fmt::Display for NonCanonical {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} (0x{:016x}) is not a canonical Goldilocks element: it is not below p = 0x{P:016x}",
-            self.value, self.value
-        )
-    }
-}
-
-impl std::error::Error for NonCanonical {}
 
 impl Goldilocks {
     /// The field order `p`.

@@ -1,8 +1,8 @@
 use core::cmp::Ordering;
 use core::hash::{Hash, Hasher};
 
-use super::arith::{EPSILON, P};
 use super::Goldilocks;
+use super::arith::{EPSILON, P};
 
 #[test]
 fn constants() {

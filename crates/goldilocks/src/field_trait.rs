@@ -6,7 +6,7 @@ use core::hash::Hash;
 use core::iter::{Product, Sum};
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-use crate::Goldilocks;
+use crate::field::Goldilocks;
 
 /// A field: Goldilocks or its quadratic extension.
 pub trait Field:

@@ -12,6 +12,11 @@
 //!   still compiles the kernel body with the backend's instructions (the kernel must be
 //!   `#[inline(always)]` down to the arithmetic for this to reach the hot loop; see
 //!   [`crate::Kernel`]).
+//!
+//! Beside the backends, two helpers that code below them uses, so they import no backend and
+//! no dispatch: `asm.rs`, the scalar field's two inline-`asm!` primitives, and `layout.rs`,
+//! the slice casts (over the [`layout::Lanes`] contract, which every packed field meets) and
+//! the zeroed, huge-page allocations behind [`crate::raw`].
 
 pub(crate) mod asm;
 pub(crate) mod layout;

@@ -3,4 +3,5 @@
 pub mod backends;
 pub mod process;
 pub mod property;
+pub mod shapes;
 pub mod values;

@@ -42,3 +42,12 @@ pub fn element() -> impl Strategy<Value = Goldilocks> {
 pub fn extension_element() -> impl Strategy<Value = Goldilocks2> {
     (element(), element()).prop_map(|(a, b)| Goldilocks2::new(a, b))
 }
+
+/// `n` field elements spread over the whole `u64` range by a multiplicative hash of their index,
+/// different for every `seed`: deterministic test data (matrices, leaves) without an RNG.
+#[must_use]
+pub fn seeded(n: usize, seed: u64) -> Vec<Goldilocks> {
+    (0..n as u64)
+        .map(|i| Goldilocks::from_u64((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seed))
+        .collect()
+}

@@ -45,26 +45,10 @@ use core::fmt;
 use core::str::FromStr;
 use std::sync::OnceLock;
 
-use crate::PackedField;
 use crate::backend as backends;
-
-/// A family of packed-field implementations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Backend {
-    /// Portable scalar code (`Goldilocks`, 1 lane).
-    Scalar,
-    /// x86-64 AVX2 (4 lanes).
-    Avx2,
-    /// x86-64 AVX-512F (8 lanes).
-    Avx512,
-    /// aarch64 NEON (2 lanes).
-    Neon,
-    /// Arm SVE/SVE2 at the CPU's vector length (128 to 2048 bits), for the kernels that have
-    /// SVE code (the `aurum-sve` crate: Poseidon2 and Poseidon permutations, Merkle hashing
-    /// and compression, element-wise slices); every other kernel runs on NEON, its packed
-    /// type. See [`Backend::sve`].
-    Sve,
-}
+pub use crate::backend_id::Backend;
+pub use crate::error::BackendError;
+pub use crate::packed::Kernel;
 
 impl Backend {
     /// Every backend, in the order used for display.
@@ -102,7 +86,7 @@ impl Backend {
 
     /// The backend whose packed type runs the generic kernels ([`Kernel`]) on this one: itself,
     /// except NEON for [`Backend::Sve`] (SVE vectors have no size known at compile time, so
-    /// they cannot be a [`PackedField`]).
+    /// they cannot be a [`PackedField`](crate::PackedField)).
     #[must_use]
     pub const fn packed(self) -> Backend {
         match self {
@@ -197,17 +181,8 @@ impl fmt::Display for Backend {
     }
 }
 
-/// Why a backend could not be selected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BackendError {
-    /// A name that is not a backend.
-    Unknown(String),
-    /// A real backend this build or CPU cannot run.
-    Unsupported(Backend),
-    /// `AURUM_BACKEND` is not valid UTF-8.
-    NotUnicode,
-}
-
+// The message lists the backends this machine supports, which only this module knows, so the
+// `Display` of `BackendError` (defined with the crate's other errors) is here.
 impl fmt::Display for BackendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let supported: Vec<&str> = Backend::supported().iter().map(|b| b.name()).collect();
@@ -227,8 +202,6 @@ impl fmt::Display for BackendError {
         }
     }
 }
-
-impl std::error::Error for BackendError {}
 
 impl FromStr for Backend {
     type Err = BackendError;
@@ -321,16 +294,6 @@ pub fn backend() -> Backend {
             }
         }
     })
-}
-
-/// Work written once for every packed field, entered through [`dispatch()`] or
-/// [`dispatch_on`]; see the [module docs](self) for the rules that keep it fast.
-pub trait Kernel {
-    /// What the kernel returns.
-    type Output;
-
-    /// Does the work with packed type `P`. Implementations should be `#[inline(always)]`.
-    fn run<P: PackedField>(self) -> Self::Output;
 }
 
 /// Runs a kernel on the backend [`backend()`] reports: the one `AURUM_BACKEND` selects, or the

@@ -3,7 +3,8 @@
 use rand::Rng;
 use rand::distr::{Distribution, StandardUniform};
 
-use crate::{Goldilocks, Goldilocks2, P};
+use crate::extension::Goldilocks2;
+use crate::field::{Goldilocks, P};
 
 impl Distribution<Goldilocks> for StandardUniform {
     /// Uniform over `[0, p)` by rejection (a draw is rejected with probability 2^-32).

@@ -8,7 +8,8 @@ use core::fmt;
 use core::iter::{Product, Sum};
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-use crate::Goldilocks;
+use crate::field::Goldilocks;
+use crate::field_trait::Field;
 
 /// `W` in `X² = W`.
 const W: Goldilocks = Goldilocks2::W;
@@ -66,21 +67,8 @@ impl Goldilocks2 {
         }
     }
 
-    /// Views extension elements as their coefficients `[c0, c1, c0, c1, …]` (`2·len` base
-    /// elements), without copying: base-field-linear maps (NTTs) process an extension column
-    /// as two base columns this way.
-    #[inline]
-    #[must_use]
-    pub fn as_base_slice(values: &[Self]) -> &[Goldilocks] {
-        crate::backend::layout::ext_as_base(values)
-    }
-
-    /// Views extension elements as their coefficients, mutably (see [`Self::as_base_slice`]).
-    #[inline]
-    #[must_use]
-    pub fn as_base_slice_mut(values: &mut [Self]) -> &mut [Goldilocks] {
-        crate::backend::layout::ext_as_base_mut(values)
-    }
+    // The slice views `as_base_slice` and `as_base_slice_mut` are casts: they are defined with
+    // the crate's other casts, in `backend/layout.rs`.
 
     /// Whether this is zero.
     #[inline]
@@ -220,7 +208,42 @@ impl Goldilocks2 {
     /// Replaces every element by its inverse, or reports the first zero and leaves
     /// `values` unchanged.
     pub fn batch_inverse_in_place(values: &mut [Self]) -> Result<(), crate::ZeroElement> {
-        crate::kernels::batch_inverse_generic::<Self>(values)
+        crate::batch_inverse::batch_inverse_generic::<Self>(values)
+    }
+}
+
+impl Field for Goldilocks2 {
+    const ZERO: Self = Goldilocks2::ZERO;
+    const ONE: Self = Goldilocks2::ONE;
+    const DEGREE: usize = 2;
+
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        Goldilocks2::is_zero(self)
+    }
+    #[inline(always)]
+    fn square(self) -> Self {
+        Goldilocks2::square(self)
+    }
+    #[inline(always)]
+    fn double(self) -> Self {
+        Goldilocks2::double(self)
+    }
+    #[inline(always)]
+    fn halve(self) -> Self {
+        Goldilocks2::halve(self)
+    }
+    #[inline(always)]
+    fn mul_2exp(self, exp: u64) -> Self {
+        Goldilocks2::mul_2exp(self, exp)
+    }
+    #[inline]
+    fn exp_u64(self, exp: u64) -> Self {
+        Goldilocks2::exp_u64(self, exp)
+    }
+    #[inline]
+    fn try_inverse(self) -> Option<Self> {
+        Goldilocks2::try_inverse(self)
     }
 }
 
@@ -240,7 +263,7 @@ impl DeferredSum {
     }
 
     fn reduce(self) -> Goldilocks {
-        Goldilocks::from_u128(self.hi) * Goldilocks::from_u64(crate::field::EPSILON)
+        Goldilocks::from_u128(self.hi) * Goldilocks::from_u64(crate::field::arith::EPSILON)
             + Goldilocks::from_u128(self.lo)
     }
 }

@@ -3,55 +3,18 @@
 //! [`dispatch` module](mod@crate::dispatch): each is a [`Kernel`] (single-threaded, `#[inline(always)]`), and the public function splits
 //! the input with rayon and dispatches once per chunk.
 
-use core::fmt;
-
 use rayon::prelude::*;
 
-use crate::traits::Field;
-use crate::{Goldilocks, Kernel, PackedField, dispatch};
+use crate::batch_inverse::batch_inverse_generic;
+use crate::dispatch::dispatch;
+pub use crate::error::{LengthMismatch, ZeroElement};
+use crate::field::Goldilocks;
+use crate::packed::{Kernel, PackedField};
 
 /// Below this many elements a kernel runs on the calling thread.
 pub const PARALLEL_THRESHOLD: usize = 1 << 15;
 /// Elements per rayon task (a multiple of every backend's width).
 const CHUNK: usize = 1 << 13;
-
-/// An input contains zero, which has no inverse.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ZeroElement {
-    /// Index of the first zero.
-    pub index: usize,
-}
-
-impl fmt::Display for ZeroElement {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "element {} is zero and has no inverse", self.index)
-    }
-}
-
-impl std::error::Error for ZeroElement {}
-
-/// Slices that must have equal lengths do not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LengthMismatch {
-    /// The operation.
-    pub what: &'static str,
-    /// Length of the first slice.
-    pub left: usize,
-    /// Length of the slice that differs.
-    pub right: usize,
-}
-
-impl fmt::Display for LengthMismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: slices must have equal lengths, got {} and {}",
-            self.what, self.left, self.right
-        )
-    }
-}
-
-impl std::error::Error for LengthMismatch {}
 
 fn check_len(what: &'static str, left: usize, right: usize) -> Result<(), LengthMismatch> {
     if left == right {
@@ -403,26 +366,4 @@ pub fn batch_inverse(values: &mut [Goldilocks]) -> Result<(), ZeroElement> {
     values
         .par_chunks_mut(CHUNK)
         .try_for_each(|values| dispatch(BatchInverse { values }))
-}
-
-/// Scalar Montgomery batch inversion for any [`Field`]; the slice is unchanged on error.
-pub(crate) fn batch_inverse_generic<F: Field>(values: &mut [F]) -> Result<(), ZeroElement> {
-    if let Some(index) = values.iter().position(|x| x.is_zero()) {
-        return Err(ZeroElement { index });
-    }
-    let mut prefix = Vec::with_capacity(values.len());
-    let mut acc = F::ONE;
-    for &x in values.iter() {
-        prefix.push(acc);
-        acc *= x;
-    }
-    let mut inv = acc
-        .try_inverse()
-        .expect("a product of non-zero field elements is non-zero");
-    for (x, before) in values.iter_mut().zip(prefix).rev() {
-        let original = *x;
-        *x = inv * before;
-        inv *= original;
-    }
-    Ok(())
 }

@@ -3,25 +3,34 @@
 //! [dispatch module]: mod@dispatch
 
 mod backend;
+mod backend_id;
+mod batch_inverse;
 pub mod dispatch;
 mod distributions;
+mod error;
 mod extension;
 pub mod field;
+mod field_trait;
 pub mod kernels;
 mod packed;
 #[cfg(feature = "serde")]
 mod serde_impl;
-mod traits;
+mod small_coefficients;
 
+pub use backend_id::Backend;
 pub use dispatch::{
-    BACKEND_ENV, Backend, BackendError, Kernel, PackedGoldilocks, backend, dispatch, dispatch_on,
-    in_own_frame, parse_supported_backend, selected_backend,
+    BACKEND_ENV, PackedGoldilocks, backend, dispatch, dispatch_on, in_own_frame,
+    parse_supported_backend, selected_backend,
+};
+pub use error::{
+    AllocError, BackendError, CoefficientSumTooLarge, LengthError, LengthMismatch, NonCanonical,
+    ZeroElement,
 };
 pub use extension::Goldilocks2;
-pub use field::{Canonical, Goldilocks, NonCanonical, P};
-pub use kernels::{LengthMismatch, ZeroElement};
-pub use packed::{CoefficientSumTooLarge, LengthError, PackedField, SmallCoefficients};
-pub use traits::Field;
+pub use field::{Canonical, Goldilocks, P};
+pub use field_trait::Field;
+pub use packed::{Kernel, PackedField};
+pub use small_coefficients::SmallCoefficients;
 
 /// The stored words of element slices, for kernels outside this crate that work on `u64`
 /// (the SVE backend's C kernels in `aurum-sve`).
@@ -103,7 +112,8 @@ pub mod raw {
         crate::backend::layout::try_reserve_exact_huge(v, additional)
     }
 
-    pub use crate::backend::layout::{AllocError, ZeroedWords};
+    pub use crate::backend::layout::ZeroedWords;
+    pub use crate::error::AllocError;
 }
 
 /// NEON multiplication strategies, public so benchmarks can compare them.

@@ -12,122 +12,10 @@ use core::fmt;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 use crate::backend::layout;
-use crate::{Backend, Canonical, Goldilocks};
-
-/// A slice whose length does not fit what the packed layout needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LengthError {
-    /// What was being loaded or stored.
-    pub what: &'static str,
-    /// The length required (or, for `pack_slice`, the multiple required).
-    pub expected: usize,
-    /// The length given.
-    pub found: usize,
-}
-
-impl fmt::Display for LengthError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: expected {} elements, got {}",
-            self.what, self.expected, self.found
-        )
-    }
-}
-
-impl std::error::Error for LengthError {}
-
-/// Coefficients for [`PackedField::linear_combination_small`]: `N` values whose sum is below
-/// [`SmallCoefficients::SUM_BOUND`] (`2^31`), so that the SIMD backends can add up the
-/// products unreduced (each sum of `c·x` halves then stays below `2^63`).
-///
-/// Build constant coefficients with [`SmallCoefficients::new`] in a `const`, where a sum that
-/// is too large is a compile-time error; build run-time values with
-/// [`SmallCoefficients::try_new`].
-///
-/// ```
-/// use aurum_goldilocks::{Goldilocks, PackedField, SmallCoefficients};
-///
-/// const ROW: SmallCoefficients<3> = SmallCoefficients::new([17, 15, 41]);
-/// let xs = [Goldilocks::from(1u32), Goldilocks::from(2u32), Goldilocks::from(3u32)];
-/// assert_eq!(
-///     Goldilocks::linear_combination_small(&xs, &ROW),
-///     Goldilocks::from(17u32 + 2 * 15 + 3 * 41)
-/// );
-/// assert!(SmallCoefficients::try_new([1 << 30, 1 << 30]).is_err());
-/// ```
-///
-/// A constant whose coefficients sum to `2^31` or more does not compile:
-///
-/// ```compile_fail,E0080
-/// use aurum_goldilocks::SmallCoefficients;
-///
-/// const TOO_LARGE: SmallCoefficients<2> = SmallCoefficients::new([1 << 30, 1 << 30]);
-/// let _ = TOO_LARGE;
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SmallCoefficients<const N: usize>([u32; N]);
-
-impl<const N: usize> SmallCoefficients<N> {
-    /// The coefficients' sum must be below this (`2^31`).
-    pub const SUM_BOUND: u64 = 1 << 31;
-
-    /// The coefficients, or the error naming their sum if it is not below
-    /// [`SUM_BOUND`](Self::SUM_BOUND).
-    ///
-    /// # Errors
-    /// [`CoefficientSumTooLarge`] if `Σ cs ≥ 2^31`.
-    pub const fn try_new(cs: [u32; N]) -> Result<Self, CoefficientSumTooLarge> {
-        let mut sum = 0u64;
-        let mut i = 0;
-        while i < N {
-            sum = sum.saturating_add(cs[i] as u64);
-            i += 1;
-        }
-        if sum < Self::SUM_BOUND {
-            Ok(Self(cs))
-        } else {
-            Err(CoefficientSumTooLarge { sum })
-        }
-    }
-
-    /// The coefficients, for constants.
-    ///
-    /// # Panics
-    /// Panics if `Σ cs ≥ 2^31`: at compile time when evaluated in a `const`.
-    #[must_use]
-    pub const fn new(cs: [u32; N]) -> Self {
-        match Self::try_new(cs) {
-            Ok(coefficients) => coefficients,
-            Err(_) => panic!("SmallCoefficients: the coefficients must sum to less than 2^31"),
-        }
-    }
-
-    /// The coefficients.
-    #[must_use]
-    pub const fn get(&self) -> &[u32; N] {
-        &self.0
-    }
-}
-
-/// Coefficients offered as [`SmallCoefficients`] sum to `2^31` or more.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CoefficientSumTooLarge {
-    /// Their sum (saturated at `u64::MAX`).
-    pub sum: u64,
-}
-
-impl fmt::Display for CoefficientSumTooLarge {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "small coefficients must sum to less than 2^31, got {}",
-            self.sum
-        )
-    }
-}
-
-impl std::error::Error for CoefficientSumTooLarge {}
+use crate::backend_id::Backend;
+use crate::error::LengthError;
+use crate::field::{Canonical, Goldilocks};
+use crate::small_coefficients::SmallCoefficients;
 
 /// `WIDTH` independent Goldilocks elements processed together.
 ///
@@ -468,6 +356,25 @@ pub unsafe trait PackedField:
     }
 }
 
+/// Work written once for every packed field, entered through [`dispatch()`](crate::dispatch()) or
+/// [`dispatch_on`](crate::dispatch_on); see the [dispatch module docs](mod@crate::dispatch) for the rules that keep it fast.
+pub trait Kernel {
+    /// What the kernel returns.
+    type Output;
+
+    /// Does the work with packed type `P`. Implementations should be `#[inline(always)]`.
+    fn run<P: PackedField>(self) -> Self::Output;
+}
+
+impl<P: PackedField> Canonical<P> {
+    /// A canonical constant in every lane.
+    #[inline(always)]
+    #[must_use]
+    pub fn broadcast(c: Canonical<Goldilocks>) -> Self {
+        Self::new_unchecked(P::broadcast(c.get()))
+    }
+}
+
 /// Panics unless `block_len` is a valid `interleave` block length for `width` lanes.
 #[inline(always)]
 pub(crate) fn check_block_len(block_len: usize, width: usize) {
@@ -486,90 +393,3 @@ pub(crate) const DEFERRED_SUM_MAX_TERMS: usize = u32::MAX as usize;
 /// runs (`2^32` vectors do not fit in a test's memory).
 #[cfg(test)]
 pub(crate) const DEFERRED_SUM_MAX_TERMS: usize = 3;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{Kernel, P, dispatch_on};
-
-    /// `sum_deferred` over 8-lane rows, on one backend.
-    struct SumDeferred<'a> {
-        values: &'a [[Goldilocks; 8]],
-    }
-
-    impl Kernel for SumDeferred<'_> {
-        type Output = [Goldilocks; 8];
-
-        #[inline(always)]
-        fn run<P: PackedField>(self) -> [Goldilocks; 8] {
-            let mut out = [Goldilocks::ZERO; 8];
-            for start in (0..8).step_by(P::WIDTH) {
-                let vectors: Vec<P> = self
-                    .values
-                    .iter()
-                    .map(|v| P::load(&v[start..start + P::WIDTH]))
-                    .collect();
-                P::sum_deferred(&vectors).store(&mut out[start..start + P::WIDTH]);
-            }
-            out
-        }
-    }
-
-    /// More values than one carry-counting pass takes (`DEFERRED_SUM_MAX_TERMS` is 3 in unit
-    /// tests), on every backend this CPU runs, with values that carry on most additions.
-    #[test]
-    fn deferred_sums_longer_than_a_pass_equal_field_sums() {
-        let lanes = [
-            u64::MAX,
-            P - 1,
-            P,
-            1 << 63,
-            0,
-            1,
-            u64::MAX - 1,
-            0xFFFF_FFFF_0000_0000,
-        ];
-        let values: Vec<[Goldilocks; 8]> = (0..37)
-            .map(|i| core::array::from_fn(|l| Goldilocks::from_u64(lanes[(i + l) % 8])))
-            .collect();
-        let all_max = vec![[Goldilocks::from_u64(u64::MAX); 8]; 37];
-        for backend in Backend::supported() {
-            for values in [&values, &all_max] {
-                for len in 0..=values.len() {
-                    let values = &values[..len];
-                    let expected: [Goldilocks; 8] = core::array::from_fn(|lane| {
-                        values.iter().fold(Goldilocks::ZERO, |acc, v| acc + v[lane])
-                    });
-                    let got = dispatch_on(backend, SumDeferred { values }).unwrap();
-                    assert_eq!(got, expected, "{backend}: sum of {len} vectors");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn small_coefficients_accept_exactly_sums_below_2_31() {
-        let largest = SmallCoefficients::try_new([(1 << 31) - 2, 1]).unwrap();
-        assert_eq!(largest.get(), &[(1 << 31) - 2, 1]);
-        assert_eq!(
-            SmallCoefficients::try_new([1 << 30, 1 << 30]),
-            Err(CoefficientSumTooLarge { sum: 1 << 31 })
-        );
-        assert_eq!(
-            SmallCoefficients::try_new([u32::MAX; 3]),
-            Err(CoefficientSumTooLarge {
-                sum: 3 * u64::from(u32::MAX)
-            })
-        );
-        let err = SmallCoefficients::try_new([u32::MAX]).unwrap_err();
-        assert!(err.to_string().contains("2^31"), "{err}");
-        assert!(SmallCoefficients::<0>::try_new([]).is_ok());
-    }
-
-    #[test]
-    #[should_panic(expected = "must sum to less than 2^31")]
-    fn small_coefficients_new_panics_at_run_time_too() {
-        let too_large = core::hint::black_box([1u32 << 31]);
-        let _ = SmallCoefficients::new(too_large);
-    }
-}

@@ -3,7 +3,8 @@
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{Goldilocks, Goldilocks2};
+use crate::extension::Goldilocks2;
+use crate::field::Goldilocks;
 
 impl Serialize for Goldilocks {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

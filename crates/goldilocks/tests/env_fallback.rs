@@ -8,7 +8,6 @@
 //! instead of the test harness.
 
 use std::ffi::OsString;
-use std::process::Command;
 
 use aurum_goldilocks::{
     BACKEND_ENV, Backend, BackendError, Goldilocks, Kernel, PackedField, backend, dispatch,
@@ -176,17 +175,8 @@ fn child(case: Case) {
 
 /// Runs the child for `case` and checks its exit status, output and warning.
 fn check_case(case: Case) -> Result<(), Failed> {
-    let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
-    // Under qemu user emulation (scripts/test-aarch64.sh) a foreign binary cannot start
-    // another by itself: the emulator is named in AURUM_TEST_RUNNER.
-    let mut command = match std::env::var("AURUM_TEST_RUNNER") {
-        Ok(runner) if !runner.is_empty() => {
-            let mut command = Command::new(runner);
-            command.arg(exe);
-            command
-        }
-        _ => Command::new(exe),
-    };
+    // Under qemu user emulation (scripts/test-aarch64.sh) the child runs under the emulator.
+    let mut command = aurum_testing::process::this_test_again()?;
     let output = command
         .env(BACKEND_ENV, case.value())
         .env(CHILD_ENV, case.name())

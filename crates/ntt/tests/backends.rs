@@ -10,18 +10,17 @@ mod reference;
 
 use aurum_goldilocks::{Backend, Goldilocks, Goldilocks2};
 use aurum_ntt::{Domain, Ntt, Order};
-use libtest_mimic::{Arguments, Completion, Trial};
+use aurum_testing::backends::{self, BackendTest, SUPPORTED};
+use aurum_testing::property::check_property;
+use libtest_mimic::{Arguments, Trial};
 use proptest::prelude::*;
-use proptest::test_runner::TestRunner;
 use reference::*;
 
 const DOMAINS: [Domain; 3] = [Domain::PLONKY3, Domain::PLONKY2, Domain::POLYGON_ZKPROVER];
 
 /// An engine pinned to `backend` (the trials run only on backends this CPU supports).
 fn engine(domain: Domain, backend: Backend) -> Ntt {
-    Ntt::new(domain)
-        .with_backend(backend)
-        .expect("the trial runs only on a backend this CPU supports")
+    Ntt::new(domain).with_backend(backend).expect(SUPPORTED)
 }
 
 fn to_order(values: Vec<Goldilocks>, width: usize, order: Order) -> Vec<Goldilocks> {
@@ -146,30 +145,11 @@ fn order() -> impl Strategy<Value = Order> {
     prop_oneof![Just(Order::Natural), Just(Order::BitReversed)]
 }
 
-/// The backends of this target architecture: every one of them gets the suite, run or
-/// reported as ignored.
-fn backends_of_this_arch() -> Vec<Backend> {
-    let mut backends = vec![Backend::Scalar];
-    #[cfg(target_arch = "x86_64")]
-    backends.extend([Backend::Avx2, Backend::Avx512]);
-    #[cfg(target_arch = "aarch64")]
-    backends.push(Backend::Neon);
-    backends
-}
-
-/// A named test of one backend.
-type BackendTest = (&'static str, fn(Backend));
-
 /// The suite for one backend, each test named `<backend>::<name>` and ignored (with the
 /// reason) if this CPU cannot run the backend.
 fn backend_suite(backend: Backend) -> Vec<Trial> {
     let tests: [BackendTest; 6] = [
         ("transforms_match_naive_dft", |backend| {
-            let mut runner = TestRunner::new(ProptestConfig {
-                cases: 48,
-                failure_persistence: None,
-                ..ProptestConfig::default()
-            });
             let inputs = (
                 0usize..=7,
                 prop_oneof![1usize..=9, 10usize..=40],
@@ -177,12 +157,9 @@ fn backend_suite(backend: Backend) -> Vec<Trial> {
                 order(),
                 any::<u64>(),
             );
-            if let Err(e) = runner.run(&inputs, |(log_n, width, domain, order, seed)| {
+            check_property(48, inputs, |(log_n, width, domain, order, seed)| {
                 check_all(backend, DOMAINS[domain], log_n, width, order, seed);
-                Ok(())
-            }) {
-                panic!("{e}");
-            }
+            });
         }),
         ("every_width_small_sizes", |backend| {
             for log_n in 0..=5 {
@@ -233,25 +210,12 @@ fn backend_suite(backend: Backend) -> Vec<Trial> {
             }
         }),
     ];
-    tests
-        .into_iter()
-        .map(|(name, test)| {
-            Trial::ignorable_test(format!("{backend}::{name}"), move || {
-                if !backend.is_supported() {
-                    return Ok(Completion::ignored_with(format!(
-                        "this CPU cannot run the {backend} backend"
-                    )));
-                }
-                test(backend);
-                Ok(Completion::Completed)
-            })
-        })
-        .collect()
+    backends::suite(backend, &tests)
 }
 
 fn main() {
     let args = Arguments::from_args();
-    let trials = backends_of_this_arch()
+    let trials = backends::of_this_arch()
         .into_iter()
         .flat_map(backend_suite)
         .collect();

@@ -9,6 +9,7 @@ use aurum_poseidon::{
     hash_many, reference,
 };
 use aurum_symmetric::{Hasher, Permutation, PermuteMany, permute_many};
+use aurum_testing::values::element;
 use proptest::prelude::*;
 
 type State = [Goldilocks; WIDTH];
@@ -257,15 +258,6 @@ fn rows_on<Pk: PackedField, H: Hasher<4>, const B: usize>(job: RowsOn<'_, H>) {
             }
         }
     }
-}
-
-fn element() -> impl Strategy<Value = Goldilocks> {
-    prop_oneof![
-        4 => any::<u64>(),
-        1 => proptest::sample::select(vec![0, 1, P - 1, P, P + 1, u64::MAX, 1 << 63, (1 << 32) - 1]),
-        1 => P..=u64::MAX,
-    ]
-    .prop_map(Goldilocks::from_u64)
 }
 
 fn states(max: usize) -> impl Strategy<Value = Vec<State>> {

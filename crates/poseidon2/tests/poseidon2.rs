@@ -9,6 +9,7 @@ use aurum_symmetric::{
     Compressor, Hasher, PaddingFreeSponge, Permutation, PermuteMany, TruncatedPermutation,
     permute_many,
 };
+use aurum_testing::values::element;
 use proptest::prelude::*;
 
 fn g<const W: usize>(values: [u64; W]) -> [Goldilocks; W] {
@@ -252,14 +253,6 @@ fn horizen_labs_w12_known_answer() {
             0x6a50450ddf85a6ed,
         ]),
     );
-}
-
-fn element() -> impl Strategy<Value = Goldilocks> {
-    prop_oneof![
-        4 => any::<u64>(),
-        1 => proptest::sample::select(vec![0, 1, P - 1, P, P + 1, u64::MAX, 1 << 63]),
-    ]
-    .prop_map(Goldilocks::from_u64)
 }
 
 fn states<const W: usize>(max: usize) -> impl Strategy<Value = Vec<[Goldilocks; W]>> {

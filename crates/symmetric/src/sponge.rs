@@ -2,36 +2,15 @@
 //! two small traits, so that every leaf-hash mode (Plonky3's sponge, plonky2's `hash_or_noop`,
 //! Polygon's `linear_hash`, …) and every node compression shares one dispatched bulk driver.
 
-use core::fmt;
-
 use aurum_goldilocks::{Backend, Goldilocks, Kernel, PackedField, backend, dispatch};
 use rayon::prelude::*;
 
 use crate::Permutation;
 use crate::frame::in_own_frame;
 
-/// Inputs whose lengths do not fit together.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LengthError {
-    /// The operation.
-    pub what: &'static str,
-    /// The length required.
-    pub expected: usize,
-    /// The length given.
-    pub found: usize,
-}
-
-impl fmt::Display for LengthError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: expected {} elements, got {}",
-            self.what, self.expected, self.found
-        )
-    }
-}
-
-impl std::error::Error for LengthError {}
+/// Inputs whose lengths do not fit together: the field crate's error type, one for both crates
+/// (`aurum_symmetric::LengthError` and `aurum_goldilocks::LengthError` are the same type).
+pub use aurum_goldilocks::LengthError;
 
 fn expect_len(what: &'static str, expected: usize, found: usize) -> Result<(), LengthError> {
     if expected == found {

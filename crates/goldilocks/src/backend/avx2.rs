@@ -14,9 +14,11 @@ use core::arch::x86_64::*;
 use core::mem::transmute;
 
 use super::{impl_packed_ops, sum_deferred_in_passes};
-use crate::field::{EPSILON, HALF_P_PLUS_ONE, P};
-use crate::packed::{DEFERRED_SUM_MAX_TERMS, check_block_len};
-use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField, SmallCoefficients};
+use crate::backend_id::Backend;
+use crate::field::arith::{EPSILON, HALF_P_PLUS_ONE, P};
+use crate::field::{Canonical, Goldilocks};
+use crate::packed::{DEFERRED_SUM_MAX_TERMS, Kernel, PackedField, check_block_len};
+use crate::small_coefficients::SmallCoefficients;
 
 const WIDTH: usize = 4;
 const SIGN_BIT: u64 = 1 << 63;

@@ -1,31 +1,46 @@
 //! Slice casts between `Goldilocks` lanes and packed vectors.
 //!
-//! All of them rest on the `PackedField` safety contract: an implementor has the layout of
-//! `[Goldilocks; WIDTH]` (same size, alignment no larger than `Goldilocks`'s), and every
-//! bit pattern is a valid `Goldilocks` (any `u64` represents its residue).
+//! All of them rest on the `PackedField` safety contract (here the [`Lanes`] contract): an
+//! implementor has the layout of `[Goldilocks; WIDTH]` (same size, alignment no larger than
+//! `Goldilocks`'s), and every bit pattern is a valid `Goldilocks` (any `u64` represents its
+//! residue).
 
-use crate::{Goldilocks, PackedField};
+use crate::error::AllocError;
+use crate::field::Goldilocks;
+
+/// A type with the layout of `[Goldilocks; LANES]`: what the casts below need. Every
+/// [`PackedField`](crate::PackedField) is one (implemented for them in `backend/mod.rs`); a
+/// trait of its own so that this module, which the packed trait's slice methods use, does not
+/// import the packed trait back.
+///
+/// # Safety
+/// Implementors must have the layout of `[Goldilocks; LANES]`: the same size, and alignment no
+/// larger than `Goldilocks`'s.
+pub(crate) unsafe trait Lanes: Sized {
+    /// The number of `Goldilocks` in one value.
+    const LANES: usize;
+}
 
 /// The lanes of one vector.
 #[inline(always)]
-pub(crate) fn lanes<P: PackedField>(p: &P) -> &[Goldilocks] {
-    // SAFETY: `P` has the layout of `[Goldilocks; P::WIDTH]` (PackedField contract), so the
+pub(crate) fn lanes<P: Lanes>(p: &P) -> &[Goldilocks] {
+    // SAFETY: `P` has the layout of `[Goldilocks; P::LANES]` (the `Lanes` contract), so the
     // pointer is valid and aligned for `WIDTH` elements for the lifetime of the borrow.
-    unsafe { core::slice::from_raw_parts((p as *const P).cast::<Goldilocks>(), P::WIDTH) }
+    unsafe { core::slice::from_raw_parts((p as *const P).cast::<Goldilocks>(), P::LANES) }
 }
 
 /// The lanes of one vector, mutably.
 #[inline(always)]
-pub(crate) fn lanes_mut<P: PackedField>(p: &mut P) -> &mut [Goldilocks] {
+pub(crate) fn lanes_mut<P: Lanes>(p: &mut P) -> &mut [Goldilocks] {
     // SAFETY: as in `lanes`; the exclusive borrow of `p` is handed on to the slice, and any
     // `u64` written through it is a valid lane.
-    unsafe { core::slice::from_raw_parts_mut((p as *mut P).cast::<Goldilocks>(), P::WIDTH) }
+    unsafe { core::slice::from_raw_parts_mut((p as *mut P).cast::<Goldilocks>(), P::LANES) }
 }
 
 /// The first `len / WIDTH` whole vectors of a slice.
 #[inline(always)]
-pub(crate) fn pack<P: PackedField>(slice: &[Goldilocks]) -> &[P] {
-    let n = slice.len() / P::WIDTH;
+pub(crate) fn pack<P: Lanes>(slice: &[Goldilocks]) -> &[P] {
+    let n = slice.len() / P::LANES;
     // SAFETY: `n · WIDTH ≤ len` elements are in bounds; `P` is `[Goldilocks; WIDTH]` in
     // layout with no stricter alignment, so the cast pointer is valid and aligned.
     unsafe { core::slice::from_raw_parts(slice.as_ptr().cast::<P>(), n) }
@@ -33,32 +48,32 @@ pub(crate) fn pack<P: PackedField>(slice: &[Goldilocks]) -> &[P] {
 
 /// The first `len / WIDTH` whole vectors of a mutable slice.
 #[inline(always)]
-pub(crate) fn pack_mut<P: PackedField>(slice: &mut [Goldilocks]) -> &mut [P] {
-    let n = slice.len() / P::WIDTH;
+pub(crate) fn pack_mut<P: Lanes>(slice: &mut [Goldilocks]) -> &mut [P] {
+    let n = slice.len() / P::LANES;
     // SAFETY: as in `pack`; the exclusive borrow is handed on.
     unsafe { core::slice::from_raw_parts_mut(slice.as_mut_ptr().cast::<P>(), n) }
 }
 
 /// The lanes of a slice of vectors, in order.
 #[inline(always)]
-pub(crate) fn unpack<P: PackedField>(packed: &[P]) -> &[Goldilocks] {
+pub(crate) fn unpack<P: Lanes>(packed: &[P]) -> &[Goldilocks] {
     // SAFETY: `packed.len()` vectors are `len · WIDTH` contiguous `Goldilocks`.
     unsafe {
         core::slice::from_raw_parts(
             packed.as_ptr().cast::<Goldilocks>(),
-            packed.len() * P::WIDTH,
+            packed.len() * P::LANES,
         )
     }
 }
 
 /// The lanes of a mutable slice of vectors, in order.
 #[inline(always)]
-pub(crate) fn unpack_mut<P: PackedField>(packed: &mut [P]) -> &mut [Goldilocks] {
+pub(crate) fn unpack_mut<P: Lanes>(packed: &mut [P]) -> &mut [Goldilocks] {
     // SAFETY: as in `unpack`; the exclusive borrow is handed on.
     unsafe {
         core::slice::from_raw_parts_mut(
             packed.as_mut_ptr().cast::<Goldilocks>(),
-            packed.len() * P::WIDTH,
+            packed.len() * P::LANES,
         )
     }
 }
@@ -82,6 +97,26 @@ pub(crate) fn ext_as_base_mut(values: &mut [crate::Goldilocks2]) -> &mut [Goldil
     // through it is a valid coefficient.
     unsafe {
         core::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<Goldilocks>(), 2 * values.len())
+    }
+}
+
+// The public face of the two casts above (on `Goldilocks2` itself, defined here so that the
+// extension field's module needs no `unsafe` code and this module no back-reference).
+impl crate::Goldilocks2 {
+    /// Views extension elements as their coefficients `[c0, c1, c0, c1, …]` (`2·len` base
+    /// elements), without copying: base-field-linear maps (NTTs) process an extension column
+    /// as two base columns this way.
+    #[inline]
+    #[must_use]
+    pub fn as_base_slice(values: &[Self]) -> &[Goldilocks] {
+        ext_as_base(values)
+    }
+
+    /// Views extension elements as their coefficients, mutably (see [`Self::as_base_slice`]).
+    #[inline]
+    #[must_use]
+    pub fn as_base_slice_mut(values: &mut [Self]) -> &mut [Goldilocks] {
+        ext_as_base_mut(values)
     }
 }
 
@@ -136,26 +171,6 @@ unsafe impl ZeroedWords for crate::Goldilocks2 {
 unsafe impl<const N: usize> ZeroedWords for [Goldilocks; N] {
     const ZERO: Self = [Goldilocks::ZERO; N];
 }
-
-/// An allocation that failed: the global allocator had no `bytes` bytes to give (or the size
-/// overflows the address space: `bytes` is then `usize::MAX`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AllocError {
-    /// The size asked for.
-    pub bytes: usize,
-}
-
-impl core::fmt::Display for AllocError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        if self.bytes == usize::MAX {
-            write!(f, "the allocation overflows the address space")
-        } else {
-            write!(f, "cannot allocate {} bytes", self.bytes)
-        }
-    }
-}
-
-impl std::error::Error for AllocError {}
 
 /// `len` zero values, allocated already zeroed (`calloc`: fresh pages come zeroed from the
 /// kernel) instead of being filled: a 2 GiB buffer then costs its page faults, spread over the

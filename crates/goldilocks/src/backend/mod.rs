@@ -12,9 +12,17 @@
 //!   still compiles the kernel body with the backend's instructions (the kernel must be
 //!   `#[inline(always)]` down to the arithmetic for this to reach the hot loop; see
 //!   [`crate::Kernel`]).
+//!
+//! Beside the backends, two helpers that code below them uses, so they import no backend and
+//! no dispatch: `asm.rs`, the scalar field's two inline-`asm!` primitives, and `layout.rs`,
+//! the slice casts (over the [`layout::Lanes`] contract, which every packed field meets) and
+//! the zeroed, huge-page allocations behind [`crate::raw`].
 
+pub(crate) mod asm;
 pub(crate) mod layout;
 pub(crate) mod scalar;
+#[cfg(test)]
+mod tests;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
@@ -23,6 +31,12 @@ pub(crate) mod avx512;
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod neon;
+
+// SAFETY: the `PackedField` contract (the layout of `[Goldilocks; WIDTH]`, alignment no larger
+// than `Goldilocks`'s) is the `Lanes` contract, with `LANES = WIDTH`.
+unsafe impl<P: crate::packed::PackedField> layout::Lanes for P {
+    const LANES: usize = P::WIDTH;
+}
 
 /// Implements the operator traits of a packed type from its inherent
 /// `add_impl`/`sub_impl`/`mul_impl`/`neg_impl` and `broadcast`.

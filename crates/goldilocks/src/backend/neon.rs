@@ -14,9 +14,10 @@ use core::arch::aarch64::*;
 use core::mem::transmute;
 
 use super::{impl_packed_ops, sum_deferred_in_passes};
-use crate::field::{EPSILON, HALF_P_PLUS_ONE, P};
-use crate::packed::{DEFERRED_SUM_MAX_TERMS, check_block_len};
-use crate::{Backend, Canonical, Goldilocks, Kernel, PackedField};
+use crate::backend_id::Backend;
+use crate::field::arith::{EPSILON, HALF_P_PLUS_ONE, P};
+use crate::field::{Canonical, Goldilocks};
+use crate::packed::{DEFERRED_SUM_MAX_TERMS, Kernel, PackedField, check_block_len};
 
 const WIDTH: usize = 2;
 

@@ -1,7 +1,11 @@
 //! The portable backend: `Goldilocks` itself is a packed field of width 1.
 
-use crate::field::{EPSILON, HALF_P_PLUS_ONE};
-use crate::{Backend, Canonical, Goldilocks, PackedField, SmallCoefficients};
+use super::asm::add_then_fold_carry;
+use crate::backend_id::Backend;
+use crate::field::arith::{EPSILON, HALF_P_PLUS_ONE};
+use crate::field::{Canonical, Goldilocks};
+use crate::packed::{Kernel, PackedField};
+use crate::small_coefficients::SmallCoefficients;
 
 // SAFETY: `Goldilocks` is `#[repr(transparent)]` over `u64`, i.e. the layout of
 // `[Goldilocks; 1]`, and uses no CPU-specific instructions.
@@ -28,7 +32,7 @@ unsafe impl PackedField for Goldilocks {
 
     #[inline(always)]
     fn halve(self) -> Self {
-        // `halve_raw` with the parity as an unpredictable select: see [`add`].
+        // `halve_raw` with the parity as an unpredictable select: see `field::add`.
         let x = self.raw();
         Goldilocks::from_raw(
             (x >> 1) + core::hint::select_unpredictable(x & 1 == 1, HALF_P_PLUS_ONE, 0),
@@ -116,103 +120,6 @@ unsafe impl PackedField for Goldilocks {
 
 /// Runs a kernel on the scalar backend (always available).
 #[inline]
-pub(crate) fn run_kernel<K: crate::Kernel>(kernel: K) -> K::Output {
+pub(crate) fn run_kernel<K: Kernel>(kernel: K) -> K::Output {
     kernel.run::<Goldilocks>()
-}
-
-/// `a · b mod p` (possibly non-canonical) for the runtime `Mul` of `Goldilocks`.
-///
-/// Built on [`add_then_fold_carry`]: with `-C target-cpu=native`, LLVM's SLP vectoriser
-/// otherwise moves independent scalar reductions into AVX-512 registers, which made scalar
-/// multiplication 2.6× slower (`aurum info`: 0.57 vs 1.49 elements/ns on Zen 4).
-#[inline(always)]
-pub(crate) fn mul(a: u64, b: u64) -> u64 {
-    let prod = u128::from(a) * u128::from(b);
-    let (lo, hi) = (prod as u64, (prod >> 64) as u64);
-    // The same steps as `field::reduce128`, with the rare borrow (probability ~2^-32 for
-    // random operands) as a predictable branch off the dependency chain, and an opaque
-    // add-with-carry at the end.
-    let (mut t0, borrow) = lo.overflowing_sub(hi >> 32);
-    if borrow {
-        branch_hint();
-        t0 = t0.wrapping_sub(EPSILON);
-    }
-    let t1 = (hi & EPSILON) * EPSILON;
-    add_then_fold_carry(t0, t1)
-}
-
-/// `a + b mod p` for any representations (the runtime `Add` of `Goldilocks`).
-///
-/// Same arithmetic as `field::add_raw`, but the second carry, which needs
-/// `a + b > 2^65 − 2^32` and is therefore rare, is a predictable branch instead of a
-/// data dependency: this shortens the latency chain (2.0 → 4.6 elements/ns in the
-/// `throughput/add` benchmark). The first carry is a coin toss on random operands, so its
-/// fix-up is a `select_unpredictable`: inside loops LLVM's x86 "cmov conversion" otherwise
-/// turns the `cmov` into a branch that mispredicts half the time (it did in the rolled
-/// round loops of scalar Poseidon2 W12/W16).
-#[inline(always)]
-pub(crate) fn add(a: u64, b: u64) -> u64 {
-    let (sum, carry) = a.overflowing_add(b);
-    let (mut sum, carry) = sum.overflowing_add(core::hint::select_unpredictable(carry, EPSILON, 0));
-    if carry {
-        branch_hint();
-        sum += EPSILON;
-    }
-    sum
-}
-
-/// `a − b mod p` for any representations (the runtime `Sub` of `Goldilocks`); the rare
-/// second borrow is a branch, as in [`add`].
-#[inline(always)]
-pub(crate) fn sub(a: u64, b: u64) -> u64 {
-    let (diff, borrow) = a.overflowing_sub(b);
-    let (mut diff, borrow) =
-        diff.overflowing_sub(core::hint::select_unpredictable(borrow, EPSILON, 0));
-    if borrow {
-        branch_hint();
-        diff -= EPSILON;
-    }
-    diff
-}
-
-/// Marks the enclosing branch as one to keep: an empty `asm!` that LLVM cannot hoist, so a
-/// rarely taken fix-up stays a well-predicted branch instead of becoming a `cmov` on the
-/// critical path.
-#[inline(always)]
-fn branch_hint() {
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    // SAFETY: the template is empty: no instruction runs, no memory or flags change.
-    unsafe {
-        core::arch::asm!("", options(nomem, nostack, preserves_flags));
-    }
-}
-
-/// `x + y`, adding `EPSILON` back if the sum carried (no double carry may occur: true when
-/// `y < p`, since a carried sum is then at most `2^64 − 2^32 − 1`). On x86-64 the add and the carry mask are one opaque `add; sbb`
-/// pair, which also keeps LLVM from vectorising the surrounding scalar code.
-#[inline(always)]
-pub(crate) fn add_then_fold_carry(x: u64, y: u64) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let sum: u64;
-        let fold: u32;
-        // SAFETY: pure register arithmetic (`add`, then `sbb` of a register with itself,
-        // which yields 0 or 0xFFFF_FFFF = EPSILON from the carry flag); no memory access.
-        unsafe {
-            core::arch::asm!(
-                "add {sum}, {y}",
-                "sbb {fold:e}, {fold:e}",
-                sum = inout(reg) x => sum,
-                y = in(reg) y,
-                fold = lateout(reg) fold,
-                options(pure, nomem, nostack),
-            );
-        }
-        sum.wrapping_add(u64::from(fold))
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let (sum, carry) = x.overflowing_add(y);
-        sum + EPSILON * u64::from(carry)
-    }
 }

@@ -1,23 +1,8 @@
 //! Field axioms, constructors, inversion and serde for `Goldilocks` and `Goldilocks2`.
 
 use aurum_goldilocks::{Field, Goldilocks, Goldilocks2, P};
+use aurum_testing::values::{element, extension_element, raw_u64};
 use proptest::prelude::*;
-
-fn raw_u64() -> impl Strategy<Value = u64> {
-    prop_oneof![
-        3 => any::<u64>(),
-        1 => proptest::sample::select(vec![0, 1, P - 1, P, P + 1, u64::MAX, 1 << 32, (1 << 32) - 1, 1 << 63]),
-        1 => P..=u64::MAX,
-    ]
-}
-
-fn base() -> impl Strategy<Value = Goldilocks> {
-    raw_u64().prop_map(Goldilocks::from_u64)
-}
-
-fn ext() -> impl Strategy<Value = Goldilocks2> {
-    (base(), base()).prop_map(|(a, b)| Goldilocks2::new(a, b))
-}
 
 /// The field axioms, written once for any `Field`.
 fn check_axioms<F: Field>(a: F, b: F, c: F) {
@@ -50,12 +35,12 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
-    fn base_field_axioms(a in base(), b in base(), c in base()) {
+    fn base_field_axioms(a in element(), b in element(), c in element()) {
         check_axioms(a, b, c);
     }
 
     #[test]
-    fn extension_field_axioms(a in ext(), b in ext(), c in ext()) {
+    fn extension_field_axioms(a in extension_element(), b in extension_element(), c in extension_element()) {
         check_axioms(a, b, c);
         // The base field embeds as a subfield.
         let (x, y) = (a.coeffs[0], b.coeffs[0]);
@@ -95,27 +80,27 @@ proptest! {
     }
 
     #[test]
-    fn inverses_agree(a in base()) {
+    fn inverses_agree(a in element()) {
         prop_assert_eq!(a.try_inverse(), a.try_inverse_constant_time());
         if let Some(inv) = a.try_inverse() { prop_assert_eq!(inv * a, Goldilocks::ONE); }
     }
 
     #[test]
-    fn dot_product_defers_reduction_correctly(v in proptest::collection::vec((base(), base()), 0..300)) {
+    fn dot_product_defers_reduction_correctly(v in proptest::collection::vec((element(), element()), 0..300)) {
         let (a, b): (Vec<_>, Vec<_>) = v.into_iter().unzip();
         let naive = a.iter().zip(&b).fold(Goldilocks::ZERO, |acc, (x, y)| acc + *x * *y);
         prop_assert_eq!(Goldilocks::dot_product(&a, &b), naive);
     }
 
     #[test]
-    fn extension_dot_product(v in proptest::collection::vec((ext(), ext()), 0..100)) {
+    fn extension_dot_product(v in proptest::collection::vec((extension_element(), extension_element()), 0..100)) {
         let (a, b): (Vec<_>, Vec<_>) = v.into_iter().unzip();
         let naive = a.iter().zip(&b).fold(Goldilocks2::ZERO, |acc, (x, y)| acc + *x * *y);
         prop_assert_eq!(Goldilocks2::dot_product(&a, &b), naive);
     }
 
     #[test]
-    fn extension_batch_inverse(v in proptest::collection::vec(ext(), 0..50)) {
+    fn extension_batch_inverse(v in proptest::collection::vec(extension_element(), 0..50)) {
         let mut inv = v.clone();
         match Goldilocks2::batch_inverse_in_place(&mut inv) {
             Ok(()) => for (x, y) in v.iter().zip(&inv) { prop_assert_eq!(*x * *y, Goldilocks2::ONE); },
@@ -124,7 +109,7 @@ proptest! {
     }
 
     #[test]
-    fn serde_round_trip(a in base(), e in ext()) {
+    fn serde_round_trip(a in element(), e in extension_element()) {
         let json = serde_json::to_string(&a).unwrap();
         prop_assert_eq!(json.clone(), a.as_canonical_u64().to_string());
         prop_assert_eq!(serde_json::from_str::<Goldilocks>(&json).unwrap(), a);

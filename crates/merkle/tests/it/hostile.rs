@@ -10,6 +10,8 @@ use aurum_merkle::{
     MatrixError, MerkleTree, OpenError, Opening, ShapeError, StreamError, StreamingCommitter,
     VerifyError, ZERO_DIGEST, verify,
 };
+use aurum_testing::shapes::height_ladder;
+use aurum_testing::values::seeded;
 use proptest::prelude::*;
 
 /// `2^63 + 1`, `2^64 − 1`, `2^48 + 1` (just above the limit) and friends.
@@ -22,12 +24,6 @@ const HUGE_HEIGHTS: [usize; 5] = [
 ];
 const HUGE_CAP_HEIGHTS: [usize; 5] = [MAX_LOG_HEIGHT + 1, 63, 64, 65, usize::MAX];
 
-fn values(n: usize, seed: u64) -> Vec<Goldilocks> {
-    (0..n as u64)
-        .map(|i| Goldilocks::from_u64((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seed))
-        .collect()
-}
-
 fn dims(width: usize, height: usize) -> Dimensions {
     Dimensions { width, height }
 }
@@ -35,7 +31,7 @@ fn dims(width: usize, height: usize) -> Dimensions {
 #[test]
 fn matrix_and_tree_arguments_out_of_range_are_typed_errors() {
     let config = config::poseidon2_w8();
-    let data = values(32, 1);
+    let data = seeded(32, 1);
     assert_eq!(Matrix::new(&data, 0).unwrap_err(), MatrixError::ZeroWidth);
     let err = Matrix::new(&data[..1], usize::MAX).unwrap_err();
     assert_eq!(
@@ -115,7 +111,7 @@ fn matrix_and_tree_arguments_out_of_range_are_typed_errors() {
 #[test]
 fn verify_rejects_hostile_dimensions_with_the_field_named() {
     let config = config::poseidon2_w8();
-    let data = values(32, 2);
+    let data = seeded(32, 2);
     let tree = MerkleTree::new(&config, vec![Matrix::new(&data, 4).unwrap()]).unwrap();
     let commitment = tree.commitment(0).unwrap();
     let opening = tree.open(3, 0).unwrap();
@@ -190,7 +186,7 @@ fn verify_rejects_hostile_dimensions_with_the_field_named() {
 #[test]
 fn verify_rejects_hostile_indices_caps_paths_and_rows() {
     let config = config::poseidon2_w8();
-    let data = values(40, 3);
+    let data = seeded(40, 3);
     let tree = MerkleTree::new(&config, vec![Matrix::new(&data, 5).unwrap()]).unwrap();
     let commitment = tree.commitment(1).unwrap();
     let d = tree.shape().dims().to_vec();
@@ -298,7 +294,7 @@ fn verify_is_linear_in_the_number_of_matrices() {
 #[test]
 fn prover_chosen_dimensions_open_any_root() {
     let config = config::plonky2();
-    let data = values(64, 4);
+    let data = seeded(64, 4);
     let tree = MerkleTree::new(&config, vec![Matrix::new(&data, 8).unwrap()]).unwrap();
     let commitment = tree.commitment(0).unwrap();
     let forged = Opening {
@@ -400,7 +396,7 @@ fn streaming_arguments_are_checked_up_front() {
 #[test]
 fn streaming_row_counts_are_enforced() {
     let config = config::poseidon2_w8();
-    let data = values(8, 7);
+    let data = seeded(8, 7);
     let tree = MerkleTree::new(&config, vec![Matrix::new(&data, 2).unwrap()]).unwrap();
 
     let mut stream = StreamingCommitter::with_height(&config, 2, 4, 1).unwrap();
@@ -529,7 +525,7 @@ proptest! {
             .take(dims.len() + extra_rows)
             .map(|d| {
                 let len = if fit_rows && d.width <= 64 { d.width } else { (seed % 7) as usize };
-                values(len, seed)
+                seeded(len, seed)
             })
             .chain((0..extra_rows).map(|_| Vec::new()))
             .collect();
@@ -576,16 +572,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 
 /// Matrices on the height ladder `⌈max / 2^k⌉` with random widths.
 fn small_shapes() -> impl Strategy<Value = Vec<(usize, usize)>> {
-    (
-        1usize..70,
-        prop::collection::vec((0usize..5, 1usize..10), 1..5),
-    )
-        .prop_map(|(max, specs)| {
-            specs
-                .into_iter()
-                .map(|(k, width)| (((max - 1) >> k) + 1, width))
-                .collect()
-        })
+    height_ladder(5, 1..10, 1..5)
 }
 
 /// Builds the tree, checks that the genuine opening verifies, applies the mutation and checks
@@ -600,7 +587,7 @@ fn check_mutation<C: MerkleConfig>(
     let data: Vec<Vec<Goldilocks>> = shape
         .iter()
         .enumerate()
-        .map(|(m, &(h, w))| values(h * w, 1000 + m as u64))
+        .map(|(m, &(h, w))| seeded(h * w, 1000 + m as u64))
         .collect();
     let matrices = data
         .iter()

@@ -8,26 +8,13 @@ use aurum_merkle::{
     Stopped, StreamError, StreamingCommitter, VerifyError, ZERO_DIGEST, root_from_cap, verify,
 };
 use aurum_symmetric::{Compressor, Hasher};
+use aurum_testing::shapes::height_ladder;
+use aurum_testing::values::seeded;
 use proptest::prelude::*;
-
-fn values(n: usize, seed: u64) -> Vec<Goldilocks> {
-    (0..n as u64)
-        .map(|i| Goldilocks::from_u64((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seed))
-        .collect()
-}
 
 /// Matrices on the height ladder `⌈max / 2^k⌉`, in a shuffled order, with random widths.
 fn shapes() -> impl Strategy<Value = Vec<(usize, usize)>> {
-    (
-        1usize..70,
-        proptest::collection::vec((0usize..4, 1usize..12), 1..5),
-    )
-        .prop_map(|(max, specs)| {
-            specs
-                .into_iter()
-                .map(|(k, width)| (((max - 1) >> k.min(7)) + 1, width))
-                .collect()
-        })
+    height_ladder(4, 1..12, 1..5)
 }
 
 fn build<'a>(data: &'a [Vec<Goldilocks>], shape: &[(usize, usize)]) -> Vec<Matrix<'a>> {
@@ -41,7 +28,7 @@ fn data_for(shape: &[(usize, usize)]) -> Vec<Vec<Goldilocks>> {
     shape
         .iter()
         .enumerate()
-        .map(|(m, &(h, w))| values(h * w, m as u64))
+        .map(|(m, &(h, w))| seeded(h * w, m as u64))
         .collect()
 }
 
@@ -221,7 +208,7 @@ proptest! {
     #[test]
     fn streaming_equals_in_memory(height in 1usize..300, width in 1usize..9, cap_pick in 0usize..9) {
         let config = config::poseidon2_w8();
-        let data = values(height * width, 7);
+        let data = seeded(height * width, 7);
         let tree = MerkleTree::new(&config, vec![Matrix::new(&data, width).unwrap()]).unwrap();
         let cap_height = cap_pick.min(tree.shape().depth());
         let mut stream = StreamingCommitter::new(&config, width, cap_height).unwrap();
@@ -241,7 +228,7 @@ fn streaming_over_many_chunks() {
     // Rows of width 64 make 2^14-row chunks: 3.5 chunks exercise the bulk and the tail paths.
     let config = config::poseidon2_w8();
     let (width, height) = (64, 3 * (1 << 14) + (1 << 13) + 5);
-    let data = values(height * width, 3);
+    let data = seeded(height * width, 3);
     let tree = MerkleTree::new(&config, vec![Matrix::new(&data, width).unwrap()]).unwrap();
     for cap_height in [0, 1, 4, 16] {
         let mut stream = StreamingCommitter::new(&config, width, cap_height).unwrap();
@@ -397,7 +384,7 @@ fn every_tampering_is_rejected_with_its_error() {
 #[test]
 fn bad_requests_are_errors_not_panics() {
     let config = config::poseidon2_w8();
-    let data = values(40, 1);
+    let data = seeded(40, 1);
     assert!(Matrix::new(&data, 0).is_err());
     assert!(Matrix::new(&data, 3).is_err());
     let m8 = Matrix::new(&data[..32], 8).unwrap();
@@ -516,7 +503,7 @@ fn polygon_preset_reproduces_zkprovers_root() {
 fn overlapped_pushes_equal_in_memory() {
     let config = config::poseidon2_w8();
     let (width, height) = (64, 3 * (1 << 14) + 777);
-    let data = values(height * width, 5);
+    let data = seeded(height * width, 5);
     let tree = MerkleTree::new(&config, vec![Matrix::new(&data, width).unwrap()]).unwrap();
     for piece_rows in [1, 1000, 1 << 14, 3 << 13, height] {
         let mut stream = StreamingCommitter::with_height(&config, width, height, 2).unwrap();
@@ -541,7 +528,7 @@ fn overlapped_pushes_equal_in_memory() {
 fn overlapped_errors_stop_both_sides() {
     let config = config::poseidon2_w8();
     let width = 64;
-    let data = values((1 << 16) * width, 9);
+    let data = seeded((1 << 16) * width, 9);
     // The producer's error is returned as such.
     let mut stream = StreamingCommitter::new(&config, width, 0).unwrap();
     let err = stream

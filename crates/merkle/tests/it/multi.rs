@@ -4,20 +4,12 @@
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::config::poseidon2_w8;
 use aurum_merkle::{Matrix, MerkleTree, VerifyError, verify_multi};
+use aurum_testing::shapes::height_ladder;
 use proptest::prelude::*;
 
 /// (height, width) per matrix on the `⌈max / 2^k⌉` ladder.
 fn shapes() -> impl Strategy<Value = Vec<(usize, usize)>> {
-    (
-        1usize..70,
-        proptest::collection::vec((0usize..4, 1usize..6), 1..4),
-    )
-        .prop_map(|(max, specs)| {
-            specs
-                .into_iter()
-                .map(|(k, width)| (((max - 1) >> k) + 1, width))
-                .collect()
-        })
+    height_ladder(4, 1..6, 1..4)
 }
 
 fn data_for(shape: &[(usize, usize)]) -> Vec<Vec<Goldilocks>> {

@@ -7,6 +7,7 @@ use aurum_merkle::{
     Digest, Matrix, MerkleConfig, MerkleTree, PartCommitter, Preset, SplitError, SplitPlan,
     StreamError, ZERO_DIGEST, config,
 };
+use aurum_testing::values::seeded;
 use proptest::prelude::*;
 
 /// Runs `$body` with `$config` bound to each preset's configuration in turn.
@@ -16,12 +17,6 @@ macro_rules! for_each_preset {
             aurum_merkle::with_preset!(preset, |$config| $body)
         }
     };
-}
-
-fn values(n: usize, seed: u64) -> Vec<Goldilocks> {
-    (0..n as u64)
-        .map(|i| Goldilocks::from_u64((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seed))
-        .collect()
 }
 
 /// Commits every part of `plan` separately (rows pushed in pieces of `piece` rows), packs
@@ -53,7 +48,7 @@ fn split_commit<C: MerkleConfig>(
 /// Every cap height of every height in `heights`, for each part count in `parts`.
 fn check_heights<C: MerkleConfig>(config: &C, heights: &[usize], width: usize, parts: &[usize]) {
     for &height in heights {
-        let data = values(height * width, height as u64);
+        let data = seeded(height * width, height as u64);
         let tree = MerkleTree::new(config, vec![Matrix::new(&data, width).unwrap()]).unwrap();
         let depth = tree.shape().depth();
         for cap_height in 0..=depth {
@@ -100,7 +95,7 @@ proptest! {
         piece in 1usize..50,
         preset in 0usize..5,
     ) {
-        let data = values(height * width, (height * 31 + width) as u64);
+        let data = seeded(height * width, (height * 31 + width) as u64);
         macro_rules! run {
             ($config:expr) => {{
                 let config = $config;
@@ -200,7 +195,7 @@ fn bad_plans_are_refused() {
 fn parts_refuse_wrong_rows_and_completion_refuses_inconsistent_slots() {
     let config = config::poseidon2_w8();
     let width = 2;
-    let data = values(10 * width, 7);
+    let data = seeded(10 * width, 7);
     // 10 rows in 4 parts: blocks of 4 rows, parts 0..3 get 4, 4, 2 rows, part 3 none.
     let plan = SplitPlan::new(10, 0, 4).unwrap();
     assert_eq!(plan.block_rows(), 4);

@@ -12,13 +12,8 @@ use aurum_merkle::{
     StoredTreeError, StoredTreeWriter, StreamError, StreamingCommitter, TREE_FILE_MAGIC, TreeSpec,
     verify,
 };
+use aurum_testing::values::seeded;
 use proptest::prelude::*;
-
-fn values(n: usize, seed: u64) -> Vec<Goldilocks> {
-    (0..n as u64)
-        .map(|i| Goldilocks::from_u64((i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seed))
-        .collect()
-}
 
 /// A fresh path in the system's temporary directory (the directory is this test process's).
 fn temp(name: &str) -> PathBuf {
@@ -130,7 +125,7 @@ fn sample_indices(height: usize, seed: usize) -> Vec<usize> {
 
 /// One shape, in memory and in a file, for every cap height and number of dropped levels.
 fn check_shape<C: MerkleConfig>(config: &C, width: usize, height: usize, seed: usize) {
-    let data = values(width * height, seed as u64);
+    let data = seeded(width * height, seed as u64);
     let matrix = Matrix::new(&data, width).unwrap();
     let full = MerkleTree::new(config, vec![matrix]).unwrap();
     let depth = full.shape().depth();
@@ -227,7 +222,7 @@ fn a_sink_receives_exactly_the_in_memory_layers() {
     let config = config::poseidon2_w8();
     // Width 64: chunks of 2^14 rows, so 2.5 chunks exercise the bulk path and the tail.
     for (width, height) in [(64, 2 * (1 << 14) + (1 << 13) + 3), (3, 1), (5, 777)] {
-        let data = values(width * height, 11);
+        let data = seeded(width * height, 11);
         let tree = MerkleTree::new(&config, vec![Matrix::new(&data, width).unwrap()]).unwrap();
         let mut recorder = Recorder::default();
         let mut stream =
@@ -254,7 +249,7 @@ fn a_sink_receives_exactly_the_in_memory_layers() {
 fn a_large_tree_file_over_many_chunks() {
     let config = config::poseidon2_w8();
     let (width, height) = (16, (1 << 16) + 12345);
-    let data = values(width * height, 5);
+    let data = seeded(width * height, 5);
     let matrix = Matrix::new(&data, width).unwrap();
     for dropped in [0, 3, 9] {
         let spec = spec(width, height, 2, dropped);
@@ -280,7 +275,7 @@ fn a_large_tree_file_over_many_chunks() {
 fn small_file(name: &str, dropped: usize) -> (PathBuf, Vec<Goldilocks>, TreeSpec) {
     let config = config::poseidon2_w8();
     let (width, height) = (3, 21);
-    let data = values(width * height, 9);
+    let data = seeded(width * height, 9);
     let spec = spec(width, height, 1, dropped);
     let path = temp(name);
     let mut writer = StoredTreeWriter::create_file(&config, spec, &path).unwrap();
@@ -571,7 +566,7 @@ fn bad_specs_and_unfinished_writers_leave_no_file() {
         StoredTreeWriter::in_memory(&long, spec(1, 4, 0, 0)),
         Err(StoredTreeError::BadConfigName { .. })
     ));
-    let data = values(2 * 21, 1);
+    let data = seeded(2 * 21, 1);
     // Too few rows: finish fails, and neither the file nor its temporary remains.
     let mut writer = StoredTreeWriter::create_file(&config, spec(2, 21, 0, 0), &path).unwrap();
     writer.push_rows(&data[..40]).unwrap();
@@ -629,7 +624,7 @@ fn a_tree_file_replaces_a_link_at_its_path_and_never_follows_it() {
     std::fs::write(&victim, b"victim").unwrap();
     let path = dir.join("tree.aur");
     std::os::unix::fs::symlink(&victim, &path).unwrap();
-    let data = values(2 * 21, 1);
+    let data = seeded(2 * 21, 1);
     let temp = tempfile::Builder::new()
         .prefix(".aurum-tmp-test-")
         .tempfile_in(&dir)

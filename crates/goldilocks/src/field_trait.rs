@@ -1,11 +1,12 @@
-//! `Field`: what generic code needs from `Goldilocks` and `Goldilocks2` alike.
+//! `Field`: what generic code needs from `Goldilocks` and `Goldilocks2` alike (the extension
+//! implements it beside its definition).
 
 use core::fmt;
 use core::hash::Hash;
 use core::iter::{Product, Sum};
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-use crate::{Goldilocks, Goldilocks2};
+use crate::field::Goldilocks;
 
 /// A field: Goldilocks or its quadratic extension.
 pub trait Field:
@@ -86,40 +87,5 @@ impl Field for Goldilocks {
     #[inline]
     fn try_inverse(self) -> Option<Self> {
         Goldilocks::try_inverse(self)
-    }
-}
-
-impl Field for Goldilocks2 {
-    const ZERO: Self = Goldilocks2::ZERO;
-    const ONE: Self = Goldilocks2::ONE;
-    const DEGREE: usize = 2;
-
-    #[inline(always)]
-    fn is_zero(self) -> bool {
-        Goldilocks2::is_zero(self)
-    }
-    #[inline(always)]
-    fn square(self) -> Self {
-        Goldilocks2::square(self)
-    }
-    #[inline(always)]
-    fn double(self) -> Self {
-        Goldilocks2::double(self)
-    }
-    #[inline(always)]
-    fn halve(self) -> Self {
-        Goldilocks2::halve(self)
-    }
-    #[inline(always)]
-    fn mul_2exp(self, exp: u64) -> Self {
-        Goldilocks2::mul_2exp(self, exp)
-    }
-    #[inline]
-    fn exp_u64(self, exp: u64) -> Self {
-        Goldilocks2::exp_u64(self, exp)
-    }
-    #[inline]
-    fn try_inverse(self) -> Option<Self> {
-        Goldilocks2::try_inverse(self)
     }
 }

@@ -14,7 +14,9 @@
 //! with the recorded values, not through a `.proptest-regressions` file: that file stores RNG
 //! seeds, which silently replay a different input once a strategy changes (and a `TestRunner`
 //! used without the `proptest!` macro does not know which source file it belongs to). A new
-//! failure prints its shrunk input; add it to the regressions below.
+//! failure prints its shrunk input; add it to `regressions.rs`.
+
+mod regressions;
 
 use aurum_goldilocks::kernels::{
     self, BatchInverse, BinaryOp, DotProduct, Elementwise, Scale, SumKernel,
@@ -22,45 +24,14 @@ use aurum_goldilocks::kernels::{
 use aurum_goldilocks::{
     Backend, Canonical, Goldilocks, Kernel, P, PackedField, SmallCoefficients, dispatch_on,
 };
+use aurum_testing::backends::{self, BackendTest, SUPPORTED};
+use aurum_testing::property::check_property;
+use aurum_testing::values::{DANGER, element};
 use libtest_mimic::{Arguments, Completion, Trial};
 use proptest::prelude::*;
-use proptest::test_runner::TestRunner;
-
-/// The `expect` message of a dispatch inside a test that checked support first.
-const SUPPORTED: &str = "the trial runs only on a backend this CPU supports";
-
-/// Values at the edges of the representation and of the reduction's case splits.
-const DANGER: [u64; 16] = [
-    0,
-    1,
-    2,
-    P - 1,
-    P,
-    P + 1,
-    P + 2,
-    (1 << 32) - 1,
-    1 << 32,
-    (1 << 32) + 1,
-    1 << 63,
-    (1 << 63) - 1,
-    u64::MAX,
-    u64::MAX - 1,
-    0xFFFF_FFFF_0000_0000,
-    0x0000_0001_FFFF_FFFF,
-];
-
-/// Any u64 as a (possibly non-canonical) representation, biased towards danger values.
-fn raw_u64() -> impl Strategy<Value = u64> {
-    prop_oneof![
-        3 => any::<u64>(),
-        2 => proptest::sample::select(&DANGER[..]),
-        1 => P..=u64::MAX,
-    ]
-}
-
-fn element() -> impl Strategy<Value = Goldilocks> {
-    raw_u64().prop_map(Goldilocks::from_u64)
-}
+use regressions::{
+    REGRESSION_BULK_A, REGRESSION_BULK_B, REGRESSION_BULK_C, with_non_canonical_twins,
+};
 
 /// Eight lanes: enough for every backend (the narrower ones process several vectors).
 fn lanes8() -> impl Strategy<Value = [Goldilocks; 8]> {
@@ -440,53 +411,6 @@ fn exponent() -> impl Strategy<Value = u64> {
     prop_oneof![3 => 0u64..400, 1 => any::<u64>()]
 }
 
-/// Runs a property over `cases` random inputs; a failure panics with the shrunk input.
-fn check_property<S>(cases: u32, strategy: S, property: impl Fn(S::Value))
-where
-    S: Strategy,
-    S::Value: core::fmt::Debug,
-{
-    let mut runner = TestRunner::new(ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    });
-    if let Err(e) = runner.run(&strategy, |value| {
-        property(value);
-        Ok(())
-    }) {
-        panic!("{e}");
-    }
-}
-
-/// The backends of this target architecture: every one of them gets the suite, run or
-/// reported as ignored.
-fn backends_of_this_arch() -> Vec<Backend> {
-    let mut backends = vec![Backend::Scalar];
-    #[cfg(target_arch = "x86_64")]
-    backends.extend([Backend::Avx2, Backend::Avx512]);
-    #[cfg(target_arch = "aarch64")]
-    backends.push(Backend::Neon);
-    backends
-}
-
-/// A test of one backend, named `<backend>::<name>`; ignored (with the reason) if this CPU
-/// cannot run the backend.
-fn on_backend(backend: Backend, name: &str, test: fn(Backend)) -> Trial {
-    Trial::ignorable_test(format!("{backend}::{name}"), move || {
-        if !backend.is_supported() {
-            return Ok(Completion::ignored_with(format!(
-                "this CPU cannot run the {backend} backend"
-            )));
-        }
-        test(backend);
-        Ok(Completion::Completed)
-    })
-}
-
-/// A named test of one backend.
-type BackendTest = (&'static str, fn(Backend));
-
 /// The generic suite, for one backend.
 fn backend_suite(backend: Backend) -> Vec<Trial> {
     let tests: [BackendTest; 12] = [
@@ -600,170 +524,8 @@ fn backend_suite(backend: Backend) -> Vec<Trial> {
             }
         }),
     ];
-    tests
-        .into_iter()
-        .map(|(name, test)| on_backend(backend, name, test))
-        .collect()
+    backends::suite(backend, &tests)
 }
-
-/// The recorded inputs as written (canonical: proptest printed them with `Debug`), and again
-/// with every value that has a second representation (`x + p < 2^64`) written that way, since
-/// the representation that failed is not recorded.
-fn with_non_canonical_twins(a: &[u64], b: &[u64]) -> [(Vec<Goldilocks>, Vec<Goldilocks>); 2] {
-    let canonical = |v: &[u64]| v.iter().map(|&x| Goldilocks::from_u64(x)).collect();
-    let twin = |v: &[u64]| {
-        v.iter()
-            .map(|&x| Goldilocks::from_u64(x.checked_add(P).unwrap_or(x)))
-            .collect()
-    };
-    [(canonical(a), canonical(b)), (twin(a), twin(b))]
-}
-
-/// `bulk_kernels_match_scalar` shrunk failure, recorded as
-/// `cc 787a332bc61b75da081d7efea1cb4d90b86b896db908c362f406f64c19fc5a00`.
-const REGRESSION_BULK_A: [u64; 69] = [
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    4404,
-    12976425440886289315,
-    0,
-    9726781132388064368,
-    2675175165683125676,
-    2966083678707187347,
-    6108198654105670339,
-    4294967295,
-    7676262332903956577,
-    2354178579,
-    4019623807287986990,
-    9549169859370316795,
-    7297088429957916065,
-    4796308816489771388,
-    12531881364528902091,
-    3046241465379063297,
-    2,
-    2271295155165946002,
-    15644109711971586354,
-    13796800125851857078,
-    8252385782672631104,
-    7941262149913997718,
-    2,
-    2,
-    549848490424536092,
-    15890447329675148268,
-    14455648198265989311,
-    1806538062,
-    2,
-    9223372036854775808,
-    10886185783396685301,
-    18446744069414584320,
-    5463484250626404783,
-    2784548127,
-    3689535813643628277,
-    3982809892,
-    2,
-    7046169399134036243,
-    13456326352603690864,
-    16588543296746876540,
-    10708537473197065172,
-];
-const REGRESSION_BULK_B: [u64; 69] = [
-    6855480053334863362,
-    9223372036854775808,
-    4294967295,
-    8323487275094328950,
-    1338181452926164065,
-    9223372036854775808,
-    8535375938960338449,
-    4208639373,
-    18446744069414584320,
-    918025026,
-    0,
-    4180793253,
-    10385279520700860164,
-    15088998023604515320,
-    10247041448744763054,
-    3278312490,
-    15085611864372009952,
-    1912350922920823501,
-    2,
-    4294967295,
-    18446744069414584320,
-    8377434521022700229,
-    4294967295,
-    3807682646095369399,
-    2,
-    18149024182619020117,
-    3337208773,
-    17094455810925247492,
-    5206307596673403385,
-    9616126064016177921,
-    4294967294,
-    17014888665128312556,
-    11080851457433861261,
-    2,
-    16967586869641702905,
-    4294967295,
-    7810941973571932182,
-    2612800059,
-    2,
-    18446744069414584320,
-    11555002654960477018,
-    18182556027639746203,
-    3852018495878476420,
-    2107490365,
-    4294967295,
-    3737559708,
-    11638002502706266387,
-    2933590048000074436,
-    4294967293,
-    6327319419138404472,
-    1,
-    687618690771777045,
-    10833063244653319695,
-    1016641910,
-    4294967294,
-    4294967294,
-    4294967293,
-    14199857579322467481,
-    4151268749,
-    4294967295,
-    17913301506093120765,
-    2206297091378700939,
-    2,
-    2,
-    4294967293,
-    12958671274681506384,
-    8521420850647026761,
-    7146312879723511171,
-    18446744069414584320,
-];
-const REGRESSION_BULK_C: u64 = 2651192864;
 
 /// Whole-slice entry points (dispatch on the selected backend, rayon above the threshold).
 fn bulk_entry_points_check_lengths_and_run_in_parallel() {
@@ -877,7 +639,7 @@ fn this_machine_runs_every_backend_it_has() -> Result<Completion, libtest_mimic:
 
 fn main() {
     let args = Arguments::from_args();
-    let mut trials: Vec<Trial> = backends_of_this_arch()
+    let mut trials: Vec<Trial> = backends::of_this_arch()
         .into_iter()
         .flat_map(backend_suite)
         .collect();

@@ -8,12 +8,12 @@
 //! proof holds at most [`MAX_HEAP_PER_BYTE`] bytes of heap per encoded byte (the `fri_codec`
 //! fuzz target checks it).
 
-use core::fmt;
-
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{Commitment, Digest, MultiOpening};
 
 use crate::proof::{CommitPhaseOpening, FriProof};
+
+pub use crate::error::DecodeError;
 
 /// The header: `aFRI`, then the format version.
 const MAGIC: [u8; 5] = *b"aFRI\x01";
@@ -21,62 +21,6 @@ const MAGIC: [u8; 5] = *b"aFRI\x01";
 /// The most heap a decoded proof holds per encoded byte: a count costs at least one byte
 /// per item, and the largest item one byte can describe is an empty list (a 24-byte `Vec`).
 pub const MAX_HEAP_PER_BYTE: usize = 24;
-
-/// Why bytes are not an encoded proof.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DecodeError {
-    /// The header is not `aFRI` version 1.
-    BadHeader,
-    /// The bytes end inside a value.
-    Truncated {
-        /// Where the value starts.
-        offset: usize,
-    },
-    /// A varint longer than 64 bits.
-    BadVarint {
-        /// Where it starts.
-        offset: usize,
-    },
-    /// A count larger than the bytes left could hold.
-    LengthTooLarge {
-        /// Where it starts.
-        offset: usize,
-        /// The count.
-        len: u64,
-    },
-    /// A field element `≥ p`.
-    NonCanonical {
-        /// Where it starts.
-        offset: usize,
-    },
-    /// Bytes after the proof.
-    TrailingBytes {
-        /// How many.
-        count: usize,
-    },
-}
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DecodeError::BadHeader => write!(f, "not an aurum FRI proof (bad header)"),
-            DecodeError::Truncated { offset } => write!(f, "truncated at byte {offset}"),
-            DecodeError::BadVarint { offset } => write!(f, "malformed length at byte {offset}"),
-            DecodeError::LengthTooLarge { offset, len } => write!(
-                f,
-                "length {len} at byte {offset} exceeds what the remaining bytes can hold"
-            ),
-            DecodeError::NonCanonical { offset } => {
-                write!(f, "field element at byte {offset} is not below p")
-            }
-            DecodeError::TrailingBytes { count } => {
-                write!(f, "{count} bytes after the end of the proof")
-            }
-        }
-    }
-}
-
-impl std::error::Error for DecodeError {}
 
 struct Writer(Vec<u8>);
 
@@ -263,4 +207,12 @@ pub fn decode(bytes: &[u8]) -> Result<FriProof, DecodeError> {
         final_poly,
         query_pow_witness,
     })
+}
+
+impl FriProof {
+    /// Bytes of the compact binary encoding (the [module docs](crate::codec)).
+    #[must_use]
+    pub fn encoded_len(&self) -> usize {
+        encode(self).len()
+    }
 }

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::domain::{BitReversedPowers, reverse_bits, root_of_unity};
 
 /// The largest arity (`2^MAX_LOG_ARITY` values per group).
-const MAX_ARITY: usize = 1 << crate::params::MAX_LOG_ARITY;
+const MAX_ARITY: usize = 1 << crate::limits::MAX_LOG_ARITY;
 
 /// Output rows per rayon task.
 const ROWS_PER_TASK: usize = 1 << 12;
@@ -56,7 +56,7 @@ pub(crate) fn fold_codeword(
     codeword: &[Goldilocks2],
     log_arity: usize,
     beta: Goldilocks2,
-) -> Result<Vec<Goldilocks2>, crate::NoMemory> {
+) -> Result<Vec<Goldilocks2>, crate::error::NoMemory> {
     let arity = 1usize << log_arity;
     let log_n = codeword.len().trailing_zeros() as usize;
     let rows = codeword.len() >> log_arity;
@@ -74,7 +74,7 @@ pub(crate) fn fold_codeword(
             )
         })
         .collect();
-    let mut folded = crate::try_zeroed_ext(rows, "the folded codeword")?;
+    let mut folded = crate::error::try_zeroed_ext(rows, "the folded codeword")?;
     folded
         .par_chunks_mut(rows_per_task)
         .enumerate()

@@ -1,18 +1,11 @@
 //! FRI's parameters: Plonky3's `FriParameters` (without the commitment scheme, which
 //! [`crate::FriPcs`] holds), its presets, the conjectured soundness, and what Aurum supports.
 
-use core::fmt;
-
 use aurum_symmetric::challenger::MAX_BITS;
 use serde::{Deserialize, Serialize};
 
-/// The largest `log_blowup` and `max_log_arity`: blow-ups `2^1 … 2^4` (what `aurum-ntt`'s
-/// LDE computes) and folding arities `2^1 … 2^4`.
-pub const MAX_LOG_BLOWUP: usize = 4;
-/// The largest folding arity, as a base-2 logarithm.
-pub const MAX_LOG_ARITY: usize = 4;
-/// The largest evaluation domain: `2^32` points (the two-adicity of Goldilocks).
-pub const MAX_LOG_DOMAIN: usize = 32;
+use crate::error::ParamsError;
+use crate::limits::{MAX_LOG_ARITY, MAX_LOG_BLOWUP, MAX_LOG_DOMAIN};
 
 /// The parameters of one FRI instance, field for field Plonky3's `FriParameters`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -34,62 +27,6 @@ pub struct FriParameters {
     /// Proof-of-work bits before the query indices.
     pub query_proof_of_work_bits: usize,
 }
-
-/// Parameters Aurum cannot run, or that prove nothing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ParamsError {
-    /// `log_blowup` outside `1..=`[`MAX_LOG_BLOWUP`] (0 is rate 1: every word is a codeword).
-    Blowup {
-        /// The value given.
-        log_blowup: usize,
-    },
-    /// `max_log_arity` outside `1..=`[`MAX_LOG_ARITY`] (0 never folds).
-    Arity {
-        /// The value given.
-        max_log_arity: usize,
-    },
-    /// No queries: nothing would be checked.
-    ZeroQueries,
-    /// `log_blowup + log_final_poly_len` above [`MAX_LOG_DOMAIN`]: no codeword is that long.
-    FinalPolyTooLong {
-        /// The value given.
-        log_final_poly_len: usize,
-    },
-    /// A proof-of-work difficulty above 63 bits.
-    PowBits {
-        /// The difficulty given.
-        bits: usize,
-    },
-}
-
-impl fmt::Display for ParamsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParamsError::Blowup { log_blowup } => write!(
-                f,
-                "log_blowup {log_blowup} is not supported: it must be in 1..={MAX_LOG_BLOWUP}"
-            ),
-            ParamsError::Arity { max_log_arity } => write!(
-                f,
-                "max_log_arity {max_log_arity} is not supported: it must be in 1..={MAX_LOG_ARITY}"
-            ),
-            ParamsError::ZeroQueries => write!(f, "num_queries must be at least 1"),
-            ParamsError::FinalPolyTooLong { log_final_poly_len } => write!(
-                f,
-                "log_final_poly_len {log_final_poly_len} plus log_blowup exceeds the largest \
-                 domain 2^{MAX_LOG_DOMAIN}"
-            ),
-            ParamsError::PowBits { bits } => {
-                write!(
-                    f,
-                    "{bits} proof-of-work bits: at most {MAX_BITS} are supported"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for ParamsError {}
 
 impl FriParameters {
     /// Plonky3's `new_testing`: blow-up 4, binary folding, 2 queries, 1 bit of commit and
@@ -194,6 +131,12 @@ impl FriParameters {
             .saturating_mul(self.num_queries)
             .saturating_add(self.query_proof_of_work_bits)
     }
+}
+
+/// The cap height a tree of this shape commits with: the configured one, lowered to the
+/// tree's depth for small trees (as Plonky3 does).
+pub(crate) fn effective_cap_height(cap_height: usize, depth: usize) -> usize {
+    cap_height.min(depth)
 }
 
 #[cfg(test)]

@@ -2,27 +2,26 @@
 //! verify openings — Plonky3's `TwoAdicFriPcs` with `MerkleTreeMmcs` for the inputs and
 //! `ExtensionMmcs` over the same tree for the folded codewords.
 
-use core::fmt;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{
-    BuildError, Commitment, Dimensions, Matrix, MatrixError, MerkleConfig, MerkleTree, TreeDigests,
-    TreeShape,
+    BuildError, Commitment, Dimensions, Matrix, MerkleConfig, MerkleTree, TreeDigests, TreeShape,
 };
 use aurum_ntt::{Ntt, NttError, Order};
 use aurum_symmetric::Challenger;
-use aurum_symmetric::challenger::GrindError;
 use tracing::{debug_span, info_span};
 
-use crate::NoMemory;
 use crate::domain::SHIFT;
-use crate::params::{FriParameters, MAX_LOG_DOMAIN, ParamsError};
+use crate::error::{CommitError, OpenError, ParamsError, VerifyError, open_multi_error};
+use crate::instrument::{Shapes, Timings, timed};
+use crate::limits::MAX_LOG_DOMAIN;
+use crate::params::{FriParameters, effective_cap_height};
 use crate::proof::{CommitmentClaim, FriProof, OpenedValues};
-use crate::prover::{self, effective_cap_height};
+use crate::prover;
 use crate::quotient::{self, Quotient};
 use crate::transcript::pcs_seed;
-use crate::verifier::{self, VerifyError};
+use crate::verifier;
 
 /// A FRI polynomial commitment scheme over the Merkle configuration `C`.
 #[derive(Clone, Debug)]
@@ -36,62 +35,6 @@ pub struct FriPcs<C> {
 /// layers above them. Opening a query rebuilds its pair of leaves (two row hashes and a
 /// compression), and the tree keeps 32 of its 64 bytes per LDE row.
 const INPUT_DROPPED_LAYERS: usize = 1;
-
-/// Wall time of each phase of [`FriPcs::commit_timed`] and [`FriPcs::open_timed`] (added to,
-/// so one value can collect several calls).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Timings {
-    /// Low-degree extensions.
-    pub lde: Duration,
-    /// Merkle trees of the LDEs.
-    pub merkle: Duration,
-    /// Evaluations at the opening points.
-    pub evaluation: Duration,
-    /// The reduced-opening codewords.
-    pub quotients: Duration,
-    /// Folding and committing the codewords (proof of work excluded).
-    pub commit_phase: Duration,
-    /// Every proof-of-work search.
-    pub grinding: Duration,
-    /// The final polynomial, the query indices and every opening.
-    pub queries: Duration,
-}
-
-impl Timings {
-    /// The sum of the phases.
-    #[must_use]
-    pub fn total(&self) -> Duration {
-        self.lde
-            + self.merkle
-            + self.evaluation
-            + self.quotients
-            + self.commit_phase
-            + self.grinding
-            + self.queries
-    }
-}
-
-/// Matrix shapes as Plonky3's spans show them: `[width x height, …]` (`[8x64, 2x32]`).
-pub(crate) struct Shapes<'a>(pub(crate) &'a [Dimensions]);
-
-impl fmt::Display for Shapes<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("[")?;
-        for (i, d) in self.0.iter().enumerate() {
-            let sep = if i == 0 { "" } else { ", " };
-            write!(f, "{sep}{}x{}", d.width, d.height)?;
-        }
-        f.write_str("]")
-    }
-}
-
-/// Runs `f` and adds its wall time to `slot`.
-pub(crate) fn timed<T>(slot: &mut Duration, f: impl FnOnce() -> T) -> T {
-    let start = Instant::now();
-    let out = f();
-    *slot += start.elapsed();
-    out
-}
 
 /// One matrix to commit to: each column holds a polynomial's evaluations on a coset
 /// `shift · H` of the subgroup `H` of order `height` (a power of two), rows in natural order.
@@ -192,255 +135,6 @@ impl ProverData {
             .collect();
         MerkleTree::from_digests(config, matrices, &self.digests)
             .expect("the digests of these matrices")
-    }
-}
-
-/// Matrices that cannot be committed to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CommitError {
-    /// No matrices.
-    NoMatrices,
-    /// Values that are not rows of the given width.
-    NotAMatrix {
-        /// The matrix (input position).
-        matrix: usize,
-        /// What is wrong.
-        error: MatrixError,
-    },
-    /// A height that is not a power of two.
-    HeightNotPowerOfTwo {
-        /// The matrix.
-        matrix: usize,
-        /// Its height.
-        height: usize,
-    },
-    /// An LDE given to [`FriPcs::commit_ldes`] with fewer rows than the blow-up (it would
-    /// extend no trace row).
-    LdeBelowBlowup {
-        /// The matrix.
-        matrix: usize,
-        /// Its height.
-        height: usize,
-    },
-    /// An LDE larger than the largest two-adic domain, `2^32` rows.
-    TooTall {
-        /// The matrix.
-        matrix: usize,
-        /// Its height.
-        height: usize,
-    },
-    /// A zero coset shift.
-    ZeroShift {
-        /// The matrix.
-        matrix: usize,
-    },
-    /// The tree could not be built, or the cap height would not commit to every matrix.
-    Tree(BuildError),
-    /// The configured cap lies below the layer where shorter matrices join, so it would not
-    /// commit to them.
-    CapBelowMatrices {
-        /// The configured cap height.
-        cap_height: usize,
-        /// The largest cap height that commits to every matrix.
-        max_cap_height: usize,
-    },
-    /// The memory for an LDE or the tree's digests could not be allocated.
-    OutOfMemory {
-        /// What could not be allocated.
-        what: &'static str,
-        /// The bytes asked for.
-        bytes: usize,
-    },
-}
-
-impl fmt::Display for CommitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommitError::NoMatrices => write!(f, "no matrices to commit to"),
-            CommitError::NotAMatrix { matrix, error } => write!(f, "matrix {matrix}: {error}"),
-            CommitError::LdeBelowBlowup { matrix, height } => write!(
-                f,
-                "LDE {matrix} has {height} rows, fewer than the blow-up factor"
-            ),
-            CommitError::HeightNotPowerOfTwo { matrix, height } => write!(
-                f,
-                "matrix {matrix} has height {height}, which is not a power of two"
-            ),
-            CommitError::TooTall { matrix, height } => write!(
-                f,
-                "matrix {matrix} has height {height}: its LDE would exceed 2^{MAX_LOG_DOMAIN} rows"
-            ),
-            CommitError::ZeroShift { matrix } => {
-                write!(f, "matrix {matrix} is on a coset with shift 0")
-            }
-            CommitError::Tree(e) => e.fmt(f),
-            CommitError::CapBelowMatrices {
-                cap_height,
-                max_cap_height,
-            } => write!(
-                f,
-                "cap height {cap_height} lies below the layer where shorter matrices join (at \
-                 most {max_cap_height} commits to all of them)"
-            ),
-            CommitError::OutOfMemory { what, bytes } => crate::fmt_no_memory(f, what, *bytes),
-        }
-    }
-}
-
-impl From<NoMemory> for CommitError {
-    fn from(NoMemory { what, bytes }: NoMemory) -> Self {
-        CommitError::OutOfMemory { what, bytes }
-    }
-}
-
-impl From<BuildError> for CommitError {
-    fn from(e: BuildError) -> Self {
-        match e {
-            BuildError::OutOfMemory { what, bytes } => CommitError::OutOfMemory { what, bytes },
-            e => CommitError::Tree(e),
-        }
-    }
-}
-
-impl std::error::Error for CommitError {}
-
-/// An opening request that cannot be served.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OpenError {
-    /// Nothing to open.
-    NoRequests,
-    /// Prover data committed with another blow-up than this scheme's.
-    BlowupMismatch {
-        /// The request.
-        batch: usize,
-        /// The data's blow-up (log).
-        log_blowup: usize,
-    },
-    /// Prover data committed with another cap height than this scheme's.
-    CapHeightMismatch {
-        /// The request.
-        batch: usize,
-        /// The data's cap height.
-        cap_height: usize,
-    },
-    /// A request with a number of point lists other than its matrix count.
-    PointListCount {
-        /// The request.
-        batch: usize,
-        /// Matrices committed.
-        expected: usize,
-        /// Point lists given.
-        found: usize,
-    },
-    /// A matrix opened at no point (its width could not be checked).
-    NoPoints {
-        /// The request.
-        batch: usize,
-        /// The matrix.
-        matrix: usize,
-    },
-    /// A point of the matrix's LDE domain (the quotient there is undefined).
-    PointInDomain {
-        /// The request.
-        batch: usize,
-        /// The matrix.
-        matrix: usize,
-        /// The point's position.
-        point: usize,
-    },
-    /// An LDE not above the final height (with `log_final_poly_len > 0`, every input must be
-    /// folded at least once).
-    TooShort {
-        /// The request.
-        batch: usize,
-        /// The matrix.
-        matrix: usize,
-        /// Its LDE height (log).
-        log_height: usize,
-        /// The final height (log).
-        log_final_height: usize,
-    },
-    /// Proof-of-work search failed.
-    Grind(GrindError),
-    /// The memory for a codeword, its tree's digests or the rows of an opening could not be
-    /// allocated.
-    OutOfMemory {
-        /// What could not be allocated.
-        what: &'static str,
-        /// The bytes asked for.
-        bytes: usize,
-    },
-}
-
-impl fmt::Display for OpenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OpenError::NoRequests => write!(f, "no commitments to open"),
-            OpenError::BlowupMismatch { batch, log_blowup } => write!(
-                f,
-                "request {batch} was committed with log_blowup {log_blowup}, not this scheme's"
-            ),
-            OpenError::CapHeightMismatch { batch, cap_height } => write!(
-                f,
-                "request {batch} was committed with cap height {cap_height}, not this scheme's"
-            ),
-            OpenError::PointListCount {
-                batch,
-                expected,
-                found,
-            } => write!(
-                f,
-                "request {batch}: {found} point lists for {expected} committed matrices"
-            ),
-            OpenError::NoPoints { batch, matrix } => {
-                write!(f, "request {batch}: matrix {matrix} is opened at no point")
-            }
-            OpenError::PointInDomain {
-                batch,
-                matrix,
-                point,
-            } => write!(
-                f,
-                "request {batch}, matrix {matrix}: point {point} lies in the evaluation domain"
-            ),
-            OpenError::TooShort {
-                batch,
-                matrix,
-                log_height,
-                log_final_height,
-            } => write!(
-                f,
-                "request {batch}, matrix {matrix}: an LDE of 2^{log_height} rows is not above the \
-                 final height 2^{log_final_height}"
-            ),
-            OpenError::Grind(e) => e.fmt(f),
-            OpenError::OutOfMemory { what, bytes } => crate::fmt_no_memory(f, what, *bytes),
-        }
-    }
-}
-
-/// A multi-opening of a committed tree that failed: only memory can be missing (the indices
-/// are below the tree's height and the cap height was checked at commit).
-pub(crate) fn open_multi_error(e: aurum_merkle::OpenError) -> OpenError {
-    match e {
-        aurum_merkle::OpenError::OutOfMemory { what, bytes } => {
-            OpenError::OutOfMemory { what, bytes }
-        }
-        e => unreachable!("indices below the batch height, cap checked at commit: {e}"),
-    }
-}
-
-impl From<NoMemory> for OpenError {
-    fn from(NoMemory { what, bytes }: NoMemory) -> Self {
-        OpenError::OutOfMemory { what, bytes }
-    }
-}
-
-impl std::error::Error for OpenError {}
-
-impl From<GrindError> for OpenError {
-    fn from(e: GrindError) -> Self {
-        OpenError::Grind(e)
     }
 }
 

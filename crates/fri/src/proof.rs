@@ -71,10 +71,57 @@ pub struct PointClaim {
     pub values: Vec<Goldilocks2>,
 }
 
-impl FriProof {
-    /// Bytes of the compact binary encoding ([`crate::codec`]).
-    #[must_use]
-    pub fn encoded_len(&self) -> usize {
-        crate::codec::encode(self).len()
-    }
+/// The verifier's claims from its own data: per commitment, the log-heights of its matrices'
+/// traces, the points of each matrix, and the values claimed there (`values[c][m][k]`, as
+/// [`FriPcs::open`](crate::FriPcs::open) returns them). Entries missing from `values` become empty claims (which
+/// the verifier rejects); entries beyond the commitments, matrices and points given are left
+/// out, unchecked.
+///
+/// The verifier takes every shape from the claims: the matrices and points from here, each
+/// matrix's width from the number of values claimed at its points. Values that come from an
+/// untrusted source (a proof file) must therefore have the statement's shape — one value
+/// per column at each point — before they are made claims: this function does not know
+/// the widths, and a claim of fewer columns than were committed is a claim about another
+/// matrix (`aurum fri verify` compares them first).
+#[must_use]
+pub fn claims(
+    commitments: &[Commitment],
+    log_heights: &[Vec<usize>],
+    points: &[Vec<Vec<Goldilocks2>>],
+    values: &OpenedValues,
+) -> Vec<CommitmentClaim> {
+    commitments
+        .iter()
+        .enumerate()
+        .map(|(c, commitment)| CommitmentClaim {
+            commitment: commitment.clone(),
+            matrices: log_heights
+                .get(c)
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .enumerate()
+                .map(|(m, &log_height)| MatrixClaim {
+                    log_height,
+                    points: points
+                        .get(c)
+                        .and_then(|p| p.get(m))
+                        .map(Vec::as_slice)
+                        .unwrap_or_default()
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &point)| PointClaim {
+                            point,
+                            values: values
+                                .get(c)
+                                .and_then(|v| v.get(m))
+                                .and_then(|v| v.get(k))
+                                .cloned()
+                                .unwrap_or_default(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect()
 }

@@ -10,9 +10,10 @@ use aurum_symmetric::Challenger;
 use rayon::prelude::*;
 use tracing::{debug_span, info_span};
 
+use crate::error::{OpenError, open_multi_error};
 use crate::fold::fold_codeword;
-use crate::params::FriParameters;
-use crate::pcs::{OpenError, Shapes, Timings, open_multi_error, timed};
+use crate::instrument::{Shapes, Timings, timed};
+use crate::params::{FriParameters, effective_cap_height};
 use crate::proof::CommitPhaseOpening;
 use crate::transcript::{FriShape, fri_seed};
 
@@ -39,12 +40,6 @@ pub(crate) struct LowDegreeProof {
     pub(crate) indices: Vec<usize>,
     /// The committed codewords, for [`answer_queries`].
     pub(crate) rounds: Vec<Round>,
-}
-
-/// The cap height a tree of this shape commits with: the configured one, lowered to the
-/// tree's depth for small trees (as Plonky3 does).
-pub(crate) fn effective_cap_height(cap_height: usize, depth: usize) -> usize {
-    cap_height.min(depth)
 }
 
 /// The matrix a codeword is committed as: rows of `arity` extension elements, i.e.

@@ -400,7 +400,7 @@ impl Kernel for AddQuotient<'_> {
 pub(crate) fn reduced_openings(
     matrices: &[Quotient<'_>],
     alpha: Goldilocks2,
-) -> Result<Vec<(usize, Vec<Goldilocks2>)>, crate::NoMemory> {
+) -> Result<Vec<(usize, Vec<Goldilocks2>)>, crate::error::NoMemory> {
     let mut heights: Vec<usize> = matrices.iter().map(|m| m.log_height).collect();
     heights.sort_unstable_by(|a, b| b.cmp(a));
     heights.dedup();
@@ -451,7 +451,8 @@ pub(crate) fn reduced_openings(
                 .collect();
             let coset = BitReversedPowers::coset(log_height, LOG_CHUNK);
             let chunk = coset.chunk_len();
-            let mut codeword = crate::try_zeroed_ext(1 << log_height, "the reduced openings")?;
+            let mut codeword =
+                crate::error::try_zeroed_ext(1 << log_height, "the reduced openings")?;
             codeword
                 .par_chunks_mut(chunk)
                 .enumerate()

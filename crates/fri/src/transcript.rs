@@ -25,8 +25,8 @@ use core::fmt::Write;
 use aurum_goldilocks::{Goldilocks, P};
 use aurum_symmetric::keccak::keccak256;
 
+use crate::fold_schedule::fold_schedule;
 use crate::params::FriParameters;
-use crate::schedule::fold_schedule;
 
 /// Version byte of both protocol identifiers.
 const VERSION: u8 = 1;

@@ -3,9 +3,9 @@
 use aurum_symmetric::Compressor;
 
 use crate::config::MerkleConfig;
+use crate::digest::{Digest, ZERO_DIGEST};
+use crate::error::VerifyError;
 use crate::shape::TreeShape;
-use crate::tree::{Digest, ZERO_DIGEST};
-use crate::verify::VerifyError;
 
 /// The root of the tree of shape `shape` whose cap of height `cap_height` is `cap`.
 ///

@@ -1,7 +1,7 @@
 //! Where a streamed tree's digest layers go: the [`LayerSink`] a
 //! [`StreamingCommitter`](crate::StreamingCommitter) feeds.
 
-use crate::tree::Digest;
+use crate::digest::Digest;
 
 /// Receives the digest layers of a tree as a
 /// [`StreamingCommitter`](crate::StreamingCommitter) produces them.

@@ -1,31 +1,40 @@
 #![doc = include_str!("../README.md")]
 
 mod cap;
+mod commitment;
 pub mod config;
+mod digest;
+mod dimensions;
+mod error;
 mod layers;
-mod multi;
+mod limits;
+mod matrix;
+mod multi_opening;
+mod opening;
 mod overlap;
 pub mod shape;
 pub mod split;
 pub mod stored;
 mod stream;
 mod tree;
-mod verify;
 
 pub use cap::root_from_cap;
+pub use commitment::Commitment;
 pub use config::{MerkleConfig, Preset};
+pub use digest::{Digest, ZERO_DIGEST};
+pub use error::{
+    BuildError, DimensionsMismatch, MatrixError, OpenError, OverlapError, ShapeError, SplitError,
+    Stopped, StoredTreeError, StreamError, VerifyError,
+};
 pub use layers::{LayerSink, NoSink};
-pub use multi::{MultiOpening, verify_multi};
-pub use overlap::{OverlapError, RowSink, Stopped};
-pub use shape::{Dimensions, MAX_HEIGHT, MAX_LOG_HEIGHT, MAX_WIDTH, ShapeError, TreeShape};
-pub use split::{PartCommitter, SplitError, SplitPlan};
+pub use matrix::Matrix;
+pub use multi_opening::{MultiOpening, verify_multi};
+pub use opening::{Opening, verify};
+pub use overlap::RowSink;
+pub use shape::{Dimensions, MAX_HEIGHT, MAX_LOG_HEIGHT, MAX_WIDTH, TreeShape};
+pub use split::{PartCommitter, SplitPlan};
 pub use stored::{
-    StoredTree, StoredTreeError, StoredTreeInfo, StoredTreeWriter, TREE_FILE_MAGIC,
-    TREE_FILE_VERSION, TreeSpec,
+    StoredTree, StoredTreeInfo, StoredTreeWriter, TREE_FILE_MAGIC, TREE_FILE_VERSION, TreeSpec,
 };
-pub use stream::{StreamError, StreamingCommitter};
-pub use tree::{
-    BuildError, Digest, DimensionsMismatch, Matrix, MatrixError, MerkleTree, OpenError,
-    TreeDigests, ZERO_DIGEST,
-};
-pub use verify::{Commitment, Opening, VerifyError, verify};
+pub use stream::StreamingCommitter;
+pub use tree::{MerkleTree, TreeDigests};

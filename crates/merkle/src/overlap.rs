@@ -7,50 +7,18 @@
 //! commitment's; overlapped, it fills the moments the hashing leaves a core idle (the tail of
 //! each parallel pass) and the disk's read-ahead runs in parallel.
 
-use core::fmt;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use aurum_goldilocks::Goldilocks;
 
 use crate::config::MerkleConfig;
+use crate::error::{OverlapError, Stopped};
 use crate::layers::LayerSink;
-use crate::stream::{StreamError, StreamingCommitter};
+use crate::stream::StreamingCommitter;
 
 /// Chunks produced but not yet hashed: one being hashed, one ready, one being filled keeps
 /// both sides busy; more would only hold memory.
 const CHUNKS_IN_FLIGHT: usize = 2;
-
-/// Why [`StreamingCommitter::push_overlapped`] stopped.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OverlapError<E> {
-    /// The rows were refused (see [`StreamError`]); the producer was stopped.
-    Stream(StreamError),
-    /// The producer failed with its own error.
-    Producer(E),
-}
-
-impl<E: fmt::Display> fmt::Display for OverlapError<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OverlapError::Stream(e) => e.fmt(f),
-            OverlapError::Producer(e) => e.fmt(f),
-        }
-    }
-}
-
-impl<E: fmt::Debug + fmt::Display> std::error::Error for OverlapError<E> {}
-
-/// The hashing side has stopped (it refused rows): the producer should return.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stopped;
-
-impl fmt::Display for Stopped {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the committer stopped taking rows")
-    }
-}
-
-impl std::error::Error for Stopped {}
 
 /// Where the producer of [`StreamingCommitter::push_overlapped`] puts its rows: copied into
 /// chunk-sized buffers that are handed to the hashing thread as they fill (and recycled).

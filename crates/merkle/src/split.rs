@@ -46,100 +46,18 @@
 //! same ranges — a shorter matrix joins at a layer `k` and its rows split at `2^(s−k)` — but
 //! the streaming committer that commits each part handles one matrix, as does the CLI.
 
-use core::fmt;
 use core::ops::Range;
 
 use aurum_goldilocks::Goldilocks;
 use aurum_symmetric::Compressor;
 
 use crate::config::MerkleConfig;
+use crate::digest::{Digest, ZERO_DIGEST};
+use crate::error::StreamError;
 use crate::shape::{MAX_HEIGHT, log2_ceil};
-use crate::stream::{StreamError, StreamingCommitter};
-use crate::tree::{Digest, ZERO_DIGEST};
+use crate::stream::StreamingCommitter;
 
-/// Why a split commitment cannot be planned or completed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SplitError {
-    /// No parts to split into.
-    NoParts,
-    /// The height is 0 or above [`MAX_HEIGHT`].
-    Height {
-        /// The height asked for.
-        height: usize,
-    },
-    /// The cap height exceeds the depth of the tree.
-    CapTooHigh {
-        /// Requested cap height.
-        cap_height: usize,
-        /// Depth of the tree (`⌈log₂ height⌉`).
-        depth: usize,
-    },
-    /// A part index not below the number of parts.
-    NoSuchPart {
-        /// The index asked for.
-        part: usize,
-        /// The number of parts.
-        parts: usize,
-    },
-    /// The buffer of gathered slots has the wrong length.
-    WrongSlotsLength {
-        /// `parts × slot_len` digests.
-        expected: usize,
-        /// Digests given.
-        found: usize,
-    },
-    /// A part's slot holds nonzero digests past its real nodes: the parts did not follow
-    /// the same plan (a different height, cap height or part count).
-    SlotMismatch {
-        /// The part whose slot is inconsistent.
-        part: usize,
-    },
-    /// Committing a part's rows failed (wrong row count, ragged rows).
-    Stream(StreamError),
-}
-
-impl fmt::Display for SplitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SplitError::NoParts => write!(f, "cannot split a commitment into 0 parts"),
-            SplitError::Height { height } => write!(
-                f,
-                "cannot split a matrix of height {height}: the height must be in 1..={MAX_HEIGHT}"
-            ),
-            SplitError::CapTooHigh { cap_height, depth } => write!(
-                f,
-                "cap height {cap_height} exceeds the depth {depth} of the tree"
-            ),
-            SplitError::NoSuchPart { part, parts } => {
-                write!(f, "part {part} does not exist: there are {parts} parts")
-            }
-            SplitError::WrongSlotsLength { expected, found } => write!(
-                f,
-                "{found} digests were gathered, but the plan expects {expected}"
-            ),
-            SplitError::SlotMismatch { part } => write!(
-                f,
-                "part {part} sent more nodes than the plan gives it: the parts disagree on the plan"
-            ),
-            SplitError::Stream(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for SplitError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            SplitError::Stream(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<StreamError> for SplitError {
-    fn from(e: StreamError) -> Self {
-        SplitError::Stream(e)
-    }
-}
+pub use crate::error::SplitError;
 
 /// How the rows of one matrix are split into parts, and what each part sends back.
 ///

@@ -2,103 +2,18 @@
 //! soon as their siblings exist, and only `O(log n)` digests (plus one chunk of rows and the
 //! few digests a cap needs) are held at any time. The result equals the in-memory tree's.
 
-use core::fmt;
-
 use aurum_goldilocks::Goldilocks;
 use aurum_symmetric::{Compressor, compress_layer, hash_rows};
 
+use crate::commitment::Commitment;
 use crate::config::MerkleConfig;
+use crate::digest::{Digest, ZERO_DIGEST};
+use crate::error::{MatrixError, StreamError};
 use crate::layers::{LayerSink, NoSink};
 use crate::shape::{Dimensions, MAX_HEIGHT, MAX_LOG_HEIGHT, ShapeError, TreeShape, check_width};
-use crate::tree::{Digest, MatrixError, ZERO_DIGEST};
-use crate::verify::Commitment;
 
 /// Elements buffered before a chunk of rows is hashed (8 MiB).
 const CHUNK_ELEMENTS: usize = 1 << 20;
-
-/// Why a streamed commitment cannot be made: every error of [`StreamingCommitter`], from
-/// construction to [`StreamingCommitter::finish`].
-///
-/// The shape and buffer facts are the same as for in-memory trees and reuse their types
-/// (the streamed matrix is matrix 0); only what is particular to streaming — a cap height
-/// checked against a height still unknown, a row count promised up front — has its own
-/// variants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StreamError {
-    /// The width or the height is out of range: zero width, above
-    /// [`MAX_WIDTH`](crate::shape::MAX_WIDTH), no rows at all, or more than
-    /// [`MAX_HEIGHT`] rows.
-    Shape(ShapeError),
-    /// Pushed values that are not whole rows.
-    Rows(MatrixError),
-    /// The cap height exceeds the depth of the tree over `height` rows: the final height
-    /// (or the declared one), or [`MAX_HEIGHT`] when it is not known yet.
-    CapTooHigh {
-        /// Requested cap height.
-        cap_height: usize,
-        /// Depth of the tree.
-        depth: usize,
-        /// The number of rows that tree has (or may have, at most).
-        height: usize,
-    },
-    /// The rows pushed differ from the height given to [`StreamingCommitter::with_height`]:
-    /// more (refused by the push that would exceed it) or fewer (at `finish`).
-    WrongRowCount {
-        /// The declared height.
-        declared: usize,
-        /// The rows pushed, counting the refused push.
-        rows: usize,
-    },
-}
-
-impl fmt::Display for StreamError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StreamError::Shape(e) => e.fmt(f),
-            StreamError::Rows(e) => e.fmt(f),
-            StreamError::CapTooHigh {
-                cap_height,
-                depth,
-                height,
-            } => {
-                write!(
-                    f,
-                    "cap height {cap_height} exceeds the depth {depth} of a tree over {height} rows"
-                )?;
-                if *height == MAX_HEIGHT {
-                    write!(f, " (the largest supported height)")?;
-                }
-                Ok(())
-            }
-            StreamError::WrongRowCount { declared, rows } => write!(
-                f,
-                "{rows} rows pushed, but the matrix was declared with height {declared}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for StreamError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            StreamError::Shape(e) => Some(e),
-            StreamError::Rows(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<ShapeError> for StreamError {
-    fn from(e: ShapeError) -> Self {
-        StreamError::Shape(e)
-    }
-}
-
-impl From<MatrixError> for StreamError {
-    fn from(e: MatrixError) -> Self {
-        StreamError::Rows(e)
-    }
-}
 
 /// Builds the commitment of a single matrix from its rows, in order.
 ///

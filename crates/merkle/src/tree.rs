@@ -3,253 +3,21 @@
 use core::fmt;
 use std::borrow::Cow;
 
-use aurum_goldilocks::Goldilocks;
-use aurum_symmetric::{Hasher, compress_layer, hash_rows, hash_rows_on_this_thread};
+use aurum_symmetric::{compress_layer, hash_rows, hash_rows_on_this_thread};
 use rayon::prelude::*;
 
+use crate::commitment::Commitment;
 use crate::config::MerkleConfig;
-use crate::shape::{Dimensions, ShapeError, TreeShape};
-use crate::verify::{Commitment, Opening};
-
-/// A 4-element digest.
-pub type Digest = [Goldilocks; 4];
-
-/// The digest of padding positions.
-pub const ZERO_DIGEST: Digest = [Goldilocks::ZERO; 4];
-
-/// A row-major matrix borrowed from the caller (no copy is made).
-#[derive(Clone, Copy, Debug)]
-pub struct Matrix<'a> {
-    values: &'a [Goldilocks],
-    width: usize,
-}
-
-/// A buffer that is not a row-major matrix of the given width.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MatrixError {
-    /// Width 0.
-    ZeroWidth,
-    /// The length is not a multiple of the width.
-    RaggedLength {
-        /// Elements given.
-        len: usize,
-        /// The width.
-        width: usize,
-    },
-}
-
-impl fmt::Display for MatrixError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MatrixError::ZeroWidth => write!(f, "a matrix needs at least one column"),
-            MatrixError::RaggedLength { len, width } => write!(
-                f,
-                "{len} elements do not form rows of width {width} ({} left over)",
-                // Never 0 as built here; the fields are public, so do not divide by it.
-                len.checked_rem(*width).unwrap_or(*len)
-            ),
-        }
-    }
-}
-
-impl std::error::Error for MatrixError {}
-
-impl<'a> Matrix<'a> {
-    /// `values` as rows of `width` elements.
-    pub fn new(values: &'a [Goldilocks], width: usize) -> Result<Self, MatrixError> {
-        if width == 0 {
-            return Err(MatrixError::ZeroWidth);
-        }
-        if !values.len().is_multiple_of(width) {
-            return Err(MatrixError::RaggedLength {
-                len: values.len(),
-                width,
-            });
-        }
-        Ok(Self { values, width })
-    }
-
-    /// Elements per row.
-    #[must_use]
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    /// Number of rows.
-    #[must_use]
-    pub fn height(&self) -> usize {
-        self.values.len() / self.width
-    }
-
-    /// Width and height.
-    #[must_use]
-    pub fn dimensions(&self) -> Dimensions {
-        Dimensions {
-            width: self.width,
-            height: self.height(),
-        }
-    }
-
-    /// Row `i`, or `None` if `i ≥ height`.
-    #[must_use]
-    pub fn row(&self, i: usize) -> Option<&'a [Goldilocks]> {
-        // Below the height, (i + 1) · width ≤ len: no product can overflow.
-        (i < self.height()).then(|| self.row_at(i))
-    }
-
-    /// Row `i < height` (the tree's own indices, which the shape keeps in range).
-    fn row_at(&self, i: usize) -> &'a [Goldilocks] {
-        &self.values[i * self.width..(i + 1) * self.width]
-    }
-
-    /// Rows `start..end` (`end ≤ height`) as one slice.
-    fn rows(&self, start: usize, end: usize) -> &'a [Goldilocks] {
-        &self.values[start * self.width..end * self.width]
-    }
-}
-
-/// Why a tree could not be built.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BuildError {
-    /// The matrices do not fit together.
-    Shape(ShapeError),
-    /// More layers to drop than the tree has below its root.
-    TooManyDroppedLayers {
-        /// Layers asked to drop.
-        requested: usize,
-        /// Layers below the root.
-        depth: usize,
-    },
-    /// The memory for the digest layers could not be allocated.
-    OutOfMemory {
-        /// What could not be allocated.
-        what: &'static str,
-        /// The bytes asked for.
-        bytes: usize,
-    },
-}
-
-/// What the tree's digest layers are called in the `OutOfMemory` errors.
-const DIGESTS: &str = "the Merkle tree's digests";
-
-/// Digests that could not be allocated: the bytes asked for (the public errors carry it as
-/// `OutOfMemory`).
-pub(crate) struct NoMemory(usize);
-
-impl From<NoMemory> for BuildError {
-    fn from(NoMemory(bytes): NoMemory) -> Self {
-        BuildError::OutOfMemory {
-            what: DIGESTS,
-            bytes,
-        }
-    }
-}
-
-impl From<NoMemory> for OpenError {
-    fn from(NoMemory(bytes): NoMemory) -> Self {
-        OpenError::OutOfMemory {
-            what: DIGESTS,
-            bytes,
-        }
-    }
-}
+use crate::digest::{Digest, ZERO_DIGEST};
+use crate::error::{BuildError, DimensionsMismatch, NoMemory, OpenError};
+use crate::matrix::Matrix;
+use crate::opening::Opening;
+use crate::shape::{Dimensions, TreeShape};
 
 /// `len` zero digests, allocated zeroed, or the bytes that could not be had.
 fn try_zeroed_digests(len: usize) -> Result<Vec<Digest>, NoMemory> {
     aurum_goldilocks::raw::try_zeroed(len).map_err(|e| NoMemory(e.bytes))
 }
-
-/// `bytes` in MiB, rounded up (what an out-of-memory message says).
-fn mib(bytes: usize) -> usize {
-    bytes.div_ceil(1 << 20)
-}
-
-impl fmt::Display for BuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BuildError::Shape(e) => e.fmt(f),
-            BuildError::TooManyDroppedLayers { requested, depth } => write!(
-                f,
-                "cannot drop {requested} digest layers: the tree has only {depth} below its root"
-            ),
-            BuildError::OutOfMemory { what, bytes } => {
-                write!(f, "not enough memory for {what}: needs {} MiB", mib(*bytes))
-            }
-        }
-    }
-}
-
-impl std::error::Error for BuildError {}
-
-impl From<ShapeError> for BuildError {
-    fn from(e: ShapeError) -> Self {
-        BuildError::Shape(e)
-    }
-}
-
-/// A request the tree cannot answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpenError {
-    /// The leaf index is not below the tallest height.
-    IndexOutOfRange {
-        /// The index.
-        index: usize,
-        /// The tallest height.
-        max_height: usize,
-    },
-    /// The cap height is above the root.
-    CapTooHigh {
-        /// Requested cap height.
-        cap_height: usize,
-        /// Layers below the root.
-        depth: usize,
-    },
-    /// The cap would lie below the layer where shorter matrices join, and so would not commit
-    /// to them (see [`TreeShape::max_cap_height`]).
-    CapBelowMatrices {
-        /// Requested cap height.
-        cap_height: usize,
-        /// The largest cap height that commits to every matrix.
-        max_cap_height: usize,
-    },
-    /// The memory for digests to rebuild (a cap below the stored layers, dropped layers
-    /// on a path) could not be allocated.
-    OutOfMemory {
-        /// What could not be allocated.
-        what: &'static str,
-        /// The bytes asked for.
-        bytes: usize,
-    },
-}
-
-impl fmt::Display for OpenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OpenError::IndexOutOfRange { index, max_height } => {
-                write!(
-                    f,
-                    "leaf index {index} is out of range: the tree has {max_height} leaves"
-                )
-            }
-            OpenError::CapTooHigh { cap_height, depth } => {
-                write!(f, "cap height {cap_height} exceeds the tree depth {depth}")
-            }
-            OpenError::CapBelowMatrices {
-                cap_height,
-                max_cap_height,
-            } => write!(
-                f,
-                "a cap of height {cap_height} lies below the layer where shorter matrices join \
-                 and would not commit to them; this tree's caps go up to height {max_cap_height}"
-            ),
-            OpenError::OutOfMemory { what, bytes } => {
-                write!(f, "not enough memory for {what}: needs {} MiB", mib(*bytes))
-            }
-        }
-    }
-}
-
-impl std::error::Error for OpenError {}
 
 /// A Merkle tree over one or more borrowed matrices.
 ///
@@ -488,27 +256,6 @@ impl TreeDigests {
     }
 }
 
-/// Matrices whose dimensions are not those a [`TreeDigests`] was built from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DimensionsMismatch {
-    /// The dimensions the digests were built from.
-    pub expected: Vec<Dimensions>,
-    /// The dimensions given.
-    pub found: Vec<Dimensions>,
-}
-
-impl fmt::Display for DimensionsMismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the digests were built from matrices {:?}, not {:?}",
-            self.expected, self.found
-        )
-    }
-}
-
-impl std::error::Error for DimensionsMismatch {}
-
 impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
     /// Detaches the digest layers from the borrowed matrices. A prover that owns its matrices
     /// (an LDE it computed) cannot keep a tree borrowing them in the same struct; it keeps
@@ -692,13 +439,4 @@ impl<C: MerkleConfig> Builder<'_, C> {
                 .for_each(|(task, digests)| gather_and_hash(task * ROWS_PER_TASK, digests));
         }
     }
-}
-
-/// The leaf hash of rows given in order, concatenated.
-pub(crate) fn hash_leaf_rows<H: Hasher<4>>(hasher: &H, rows: &[&[Goldilocks]]) -> Digest {
-    if let [row] = rows {
-        return hasher.hash(row);
-    }
-    let concatenated: Vec<Goldilocks> = rows.concat();
-    hasher.hash(&concatenated)
 }

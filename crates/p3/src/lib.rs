@@ -1,8 +1,10 @@
 #![doc = include_str!("../README.md")]
 #![deny(unsafe_code)]
 
+mod challenger;
 pub mod convert;
 mod dft;
+mod error;
 mod hash;
 #[cfg(any(
     all(target_arch = "x86_64", target_feature = "avx2"),
@@ -10,13 +12,17 @@ mod hash;
     all(target_arch = "wasm32", target_feature = "simd128"),
 ))]
 mod packed;
+mod params;
 pub mod pcs;
 mod poseidon2;
+mod proof;
+mod types;
 
 pub use dft::{Evaluations, NttDft};
+pub use error::{ConfigError, ConstantsError, ProverError};
 pub use hash::{LANES, PaddingFreeSponge, TruncatedPermutation};
-pub use pcs::{ConfigError, FriPcs, ProverError};
-pub use poseidon2::{ConstantsError, Poseidon2Goldilocks};
+pub use pcs::FriPcs;
+pub use poseidon2::Poseidon2Goldilocks;
 
 // What this crate's API names from Aurum's and Plonky3's crates, so that `aurum-p3` and the
 // Plonky3 crates a prover already has are enough to use it: `aurum-fri`'s parameters and

@@ -74,70 +74,30 @@ use core::fmt;
 use std::borrow::Cow;
 
 use aurum_fri::{
-    CommitError, CommitPhaseOpening, CommitmentClaim, Evaluations, FriParameters, Lde, MatrixClaim,
-    OpenError, OpeningRequest as AurumRequest, ParamsError, PointClaim, ProverData, VerifyError,
+    CommitmentClaim, Evaluations, FriParameters, Lde, MatrixClaim, OpeningRequest as AurumRequest,
+    ParamsError, PointClaim, ProverData, VerifyError,
 };
-use aurum_goldilocks::{Goldilocks as AurumGoldilocks, Goldilocks2};
-use aurum_merkle::{Commitment, MultiOpening};
-use aurum_symmetric::challenger::{GrindError, MAX_BITS, TooManyBits};
-use p3_challenger::{CanSample, CanSampleBits, FieldChallenger, GrindingChallenger};
-use p3_commit::{
-    CommitmentOpening, ExtensionMmcs, Mmcs, OpenedValues, OpeningRequest, Pcs, UnivariateStarkPcs,
-};
+use aurum_goldilocks::Goldilocks2;
+use p3_challenger::{FieldChallenger, GrindingChallenger};
+use p3_commit::{CommitmentOpening, Mmcs, OpenedValues, OpeningRequest, Pcs, UnivariateStarkPcs};
 use p3_dft::TwoAdicSubgroupDft;
 use p3_field::coset::TwoAdicMultiplicativeCoset;
-use p3_field::extension::BinomialExtensionField;
 use p3_field::{BasedVectorSpace, Field, PrimeCharacteristicRing, TwoAdicField};
-use p3_fri::{BatchMultiOpening, CommitPhaseMultiStep};
 use p3_goldilocks::Goldilocks as P3Goldilocks;
 use p3_matrix::Matrix;
 use p3_matrix::bitrev::{BitReversedMatrixView, BitReversibleMatrix};
 use p3_matrix::dense::{RowMajorMatrix, RowMajorMatrixCow};
-use p3_merkle_tree::{MerkleCap, MerkleTreeMmcs, PrunedMerklePaths};
+use p3_merkle_tree::PrunedMerklePaths;
 
+use crate::challenger::Transcript;
 use crate::convert::{cast, cast_slice, cast_vec};
+use crate::params::fri_parameters;
+use crate::proof::{cap_to_aurum, cap_to_p3, ext_to_aurum, ext_to_p3, proof_to_aurum, proof_to_p3};
 use crate::{NttDft, PaddingFreeSponge, TruncatedPermutation};
 
-/// The challenge field: Plonky3's quadratic extension of Goldilocks (`X² − 7`), which is
-/// Aurum's [`Goldilocks2`].
-pub type Challenge = BinomialExtensionField<P3Goldilocks, 2>;
-
-/// The commitment: Plonky3's Merkle cap of 4-element digests.
-pub type Cap = MerkleCap<P3Goldilocks, [P3Goldilocks; 4]>;
-
-/// `aurum-fri`'s Merkle configuration for [`FriPcs`]: Plonky3's Poseidon2 tree (padding-free
-/// sponge of rate `RATE` for the leaves, the width-`W` permutation truncated to 4 elements for
-/// the nodes) over the caller's permutation — with the caller's round constants.
-pub type MerkleConfig<Perm, const W: usize, const RATE: usize> = aurum_merkle::config::Config<
-    aurum_symmetric::PaddingFreeSponge<Perm, W, RATE, 4>,
-    aurum_symmetric::TruncatedPermutation<Perm, W, 4>,
->;
-
-/// The `MerkleTreeMmcs` whose types [`FriPcs`]'s proofs have: the one a Plonky3 configuration
-/// over this crate's hashes names. [`FriPcs`] builds its trees itself;
-/// [`FriPcs::from_p3_parameters`] reads this MMCS's cap height and checks what it commits to.
-pub type ValMmcs<Perm, const W: usize, const RATE: usize> = MerkleTreeMmcs<
-    <P3Goldilocks as Field>::Packing,
-    <P3Goldilocks as Field>::Packing,
-    PaddingFreeSponge<Perm, W, RATE, 4>,
-    TruncatedPermutation<Perm, 2, 4, W>,
-    2,
-    4,
->;
-
-/// The `ExtensionMmcs` over [`ValMmcs`] that commits to the folded codewords.
-pub type ChallengeMmcs<Perm, const W: usize, const RATE: usize> =
-    ExtensionMmcs<P3Goldilocks, Challenge, ValMmcs<Perm, W, RATE>>;
-
-/// [`FriPcs`]'s opening proof: Plonky3's `FriProof`, the type `TwoAdicFriPcs` over
-/// [`ValMmcs`] and [`ChallengeMmcs`] produces.
-pub type PcsProof<Perm, const W: usize, const RATE: usize> = p3_fri::FriProof<
-    Challenge,
-    ChallengeMmcs<Perm, W, RATE>,
-    P3Goldilocks,
-    Vec<BatchMultiOpening<P3Goldilocks, ValMmcs<Perm, W, RATE>>>,
->;
-
+pub use crate::error::{ConfigError, MmcsRole, ProverError};
+pub use crate::params::MAX_CAP_HEIGHT;
+pub use crate::types::{Cap, Challenge, ChallengeMmcs, MerkleConfig, PcsProof, ValMmcs};
 /// Plonky3's `p3_commit` polynomial commitment scheme on `aurum-fri` (see the
 /// [module](self) docs): the drop-in for
 /// `TwoAdicFriPcs<Goldilocks, Dft, ValMmcs, ChallengeMmcs>` with a Poseidon2 Merkle tree of
@@ -200,7 +160,7 @@ where
     /// permutation both MMCSs hash with.
     ///
     /// The numbers come from `params`, the cap height from `input_mmcs`
-    /// ([`MerkleTreeMmcs::cap_height`]). `aurum-fri` builds every tree itself, with `perm`
+    /// ([`MerkleTreeMmcs::cap_height`](p3_merkle_tree::MerkleTreeMmcs::cap_height)). `aurum-fri` builds every tree itself, with `perm`
     /// and that one cap height, so the two MMCSs are checked rather than trusted: each
     /// commits to a small probe matrix (`2^(cap_height + 1)` rows), and must produce the cap
     /// `FriPcs` produces for it. That catches an MMCS over other round constants, and a
@@ -272,89 +232,6 @@ where
     }
 }
 
-/// The highest cap height [`FriPcs::from_p3_parameters`] takes: a cap of height `h` puts
-/// `2^h` digests into every commitment of a proof (at 16, 2 MiB each), far beyond any
-/// configuration's; [`FriPcs::new`] takes any.
-pub const MAX_CAP_HEIGHT: usize = 16;
-
-/// The numbers of Plonky3's FRI parameters (not its MMCS).
-fn fri_parameters<M>(params: &p3_fri::FriParameters<M>) -> FriParameters {
-    FriParameters {
-        log_blowup: params.log_blowup,
-        log_final_poly_len: params.log_final_poly_len,
-        max_log_arity: params.max_log_arity,
-        num_queries: params.num_queries,
-        batch_proof_of_work_bits: params.batch_proof_of_work_bits,
-        commit_proof_of_work_bits: params.commit_proof_of_work_bits,
-        query_proof_of_work_bits: params.query_proof_of_work_bits,
-    }
-}
-
-/// Which MMCS of a Plonky3 configuration [`ConfigError::MmcsMismatch`] is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MmcsRole {
-    /// The input MMCS (`TwoAdicFriPcs::new`'s `mmcs`): the committed matrices' trees.
-    Input,
-    /// The commit-phase MMCS (`FriParameters::mmcs`): the folded codewords' trees.
-    CommitPhase,
-}
-
-impl fmt::Display for MmcsRole {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            MmcsRole::Input => "input MMCS",
-            MmcsRole::CommitPhase => "commit-phase MMCS (FriParameters::mmcs)",
-        })
-    }
-}
-
-/// Why [`FriPcs::from_p3_parameters`] cannot make the scheme a Plonky3 configuration
-/// describes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ConfigError {
-    /// Parameters `aurum-fri` does not run.
-    Params(ParamsError),
-    /// A cap height above [`MAX_CAP_HEIGHT`].
-    CapHeight {
-        /// The input MMCS's cap height.
-        cap_height: usize,
-    },
-    /// An MMCS commits differently from the trees `FriPcs` builds with the permutation and
-    /// the input MMCS's cap height: other round constants, or (the commit-phase MMCS) another
-    /// cap height.
-    MmcsMismatch {
-        /// Which MMCS.
-        mmcs: MmcsRole,
-    },
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConfigError::Params(e) => write!(f, "FRI parameters: {e}"),
-            ConfigError::CapHeight { cap_height } => write!(
-                f,
-                "cap height {cap_height} is above the {MAX_CAP_HEIGHT} FriPcs::from_p3_parameters takes"
-            ),
-            ConfigError::MmcsMismatch { mmcs } => write!(
-                f,
-                "the {mmcs} commits differently from FriPcs's trees (other Poseidon2 \
-                 constants than the permutation given, or another cap height than the input \
-                 MMCS's)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ConfigError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ConfigError::Params(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
 impl<Perm, const W: usize, const RATE: usize> FriPcs<Perm, W, RATE> {
     /// Wraps an `aurum-fri` scheme.
     #[must_use]
@@ -369,220 +246,6 @@ impl<Perm, const W: usize, const RATE: usize> FriPcs<Perm, W, RATE> {
     #[must_use]
     pub fn aurum(&self) -> &aurum_fri::FriPcs<MerkleConfig<Perm, W, RATE>> {
         &self.inner
-    }
-}
-
-/// Why [`FriPcs`] could not commit or open.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ProverError {
-    /// A matrix whose height is not the size of the domain it was given with.
-    DomainHeight {
-        /// The matrix (input position).
-        matrix: usize,
-        /// The domain's size.
-        domain_size: usize,
-        /// The matrix's height.
-        height: usize,
-    },
-    /// `aurum-fri` refused to commit.
-    Commit(CommitError),
-    /// `aurum-fri` refused to open.
-    Open(OpenError),
-}
-
-impl fmt::Display for ProverError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ProverError::DomainHeight {
-                matrix,
-                domain_size,
-                height,
-            } => write!(
-                f,
-                "matrix {matrix} has {height} rows for a domain of {domain_size} points"
-            ),
-            ProverError::Commit(e) => write!(f, "commit: {e}"),
-            ProverError::Open(e) => write!(f, "open: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for ProverError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ProverError::DomainHeight { .. } => None,
-            ProverError::Commit(e) => Some(e),
-            ProverError::Open(e) => Some(e),
-        }
-    }
-}
-
-impl From<CommitError> for ProverError {
-    fn from(e: CommitError) -> Self {
-        ProverError::Commit(e)
-    }
-}
-
-impl From<OpenError> for ProverError {
-    fn from(e: OpenError) -> Self {
-        ProverError::Open(e)
-    }
-}
-
-/// A Plonky3 challenger lent to `aurum-fri` (see the [module](self) docs).
-struct Transcript<'a, C>(&'a mut C);
-
-impl<C> aurum_symmetric::Challenger for Transcript<'_, C>
-where
-    C: FieldChallenger<P3Goldilocks> + GrindingChallenger<Witness = P3Goldilocks>,
-{
-    fn observe(&mut self, value: AurumGoldilocks) {
-        self.0.observe(cast(value));
-    }
-
-    fn observe_slice(&mut self, values: &[AurumGoldilocks]) {
-        self.0.observe_slice(cast_slice(values));
-    }
-
-    fn sample(&mut self) -> AurumGoldilocks {
-        cast(CanSample::<P3Goldilocks>::sample(self.0))
-    }
-
-    fn grind(&mut self, bits: usize) -> Result<AurumGoldilocks, GrindError> {
-        // Plonky3 asserts the bound; `aurum-fri` validated it with its parameters already.
-        if bits > MAX_BITS {
-            return Err(GrindError::TooManyBits(TooManyBits { bits }));
-        }
-        // Plonky3's prover does not call `grind` at 0 bits (the witness is zero and nothing
-        // is observed), so neither does this: the challenger sees the same calls, and the
-        // span tree has no empty proof-of-work span.
-        if bits == 0 {
-            return Ok(AurumGoldilocks::ZERO);
-        }
-        Ok(cast(self.0.grind(bits)))
-    }
-
-    fn sample_bits(&mut self, bits: usize) -> Result<u64, TooManyBits> {
-        if bits > MAX_BITS {
-            return Err(TooManyBits { bits });
-        }
-        Ok(CanSampleBits::<usize>::sample_bits(self.0, bits) as u64)
-    }
-
-    fn check_witness(
-        &mut self,
-        bits: usize,
-        witness: AurumGoldilocks,
-    ) -> Result<bool, TooManyBits> {
-        if bits > MAX_BITS {
-            return Err(TooManyBits { bits });
-        }
-        Ok(self.0.check_witness(bits, cast(witness)))
-    }
-}
-
-fn ext_to_aurum(x: &Challenge) -> Goldilocks2 {
-    let c = BasedVectorSpace::<P3Goldilocks>::as_basis_coefficients_slice(x);
-    Goldilocks2::new(cast(c[0]), cast(c[1]))
-}
-
-fn ext_to_p3(x: &Goldilocks2) -> Challenge {
-    <Challenge as BasedVectorSpace<P3Goldilocks>>::from_basis_coefficients_fn(|i| cast(x.coeffs[i]))
-}
-
-fn cap_to_p3(c: Commitment) -> Cap {
-    MerkleCap::new(cast_vec(c.cap))
-}
-
-fn cap_to_aurum(c: &Cap) -> Commitment {
-    Commitment {
-        cap: cast_slice(c.roots()).to_vec(),
-    }
-}
-
-/// `aurum-fri`'s proof as Plonky3's (moved; base-field vectors are reinterpreted in place).
-fn proof_to_p3<Perm, const W: usize, const RATE: usize>(
-    p: aurum_fri::FriProof,
-) -> PcsProof<Perm, W, RATE>
-where
-    ValMmcs<Perm, W, RATE>:
-        Mmcs<P3Goldilocks, Commitment = Cap, MultiProof = PrunedMerklePaths<P3Goldilocks, 4>>,
-{
-    p3_fri::FriProof {
-        batch_pow_witness: cast(p.batch_pow_witness),
-        commit_phase_commits: p.commit_phase_commits.into_iter().map(cap_to_p3).collect(),
-        commit_pow_witnesses: cast_vec(p.commit_pow_witnesses),
-        input_openings: p
-            .input_openings
-            .into_iter()
-            .map(|o| BatchMultiOpening {
-                opened_values: o
-                    .rows
-                    .into_iter()
-                    .map(|query| query.into_iter().map(cast_vec).collect())
-                    .collect(),
-                opening_proof: PrunedMerklePaths {
-                    sibling_hashes: cast_vec(o.siblings),
-                },
-            })
-            .collect(),
-        commit_phase_openings: p
-            .commit_phase_openings
-            .into_iter()
-            .map(|o| CommitPhaseMultiStep {
-                sibling_values: o
-                    .sibling_values
-                    .iter()
-                    .map(|v| v.iter().map(ext_to_p3).collect())
-                    .collect(),
-                opening_proof: PrunedMerklePaths {
-                    sibling_hashes: cast_vec(o.siblings),
-                },
-            })
-            .collect(),
-        final_poly: p.final_poly.iter().map(ext_to_p3).collect(),
-        query_pow_witness: cast(p.query_pow_witness),
-    }
-}
-
-/// Plonky3's proof as `aurum-fri`'s (copied: the verifier borrows it).
-fn proof_to_aurum<Perm, const W: usize, const RATE: usize>(
-    p: &PcsProof<Perm, W, RATE>,
-) -> aurum_fri::FriProof
-where
-    ValMmcs<Perm, W, RATE>:
-        Mmcs<P3Goldilocks, Commitment = Cap, MultiProof = PrunedMerklePaths<P3Goldilocks, 4>>,
-{
-    aurum_fri::FriProof {
-        batch_pow_witness: cast(p.batch_pow_witness),
-        commit_phase_commits: p.commit_phase_commits.iter().map(cap_to_aurum).collect(),
-        commit_pow_witnesses: cast_slice(&p.commit_pow_witnesses).to_vec(),
-        input_openings: p
-            .input_openings
-            .iter()
-            .map(|o| MultiOpening {
-                rows: o
-                    .opened_values
-                    .iter()
-                    .map(|query| query.iter().map(|row| cast_slice(row).to_vec()).collect())
-                    .collect(),
-                siblings: cast_slice(&o.opening_proof.sibling_hashes).to_vec(),
-            })
-            .collect(),
-        commit_phase_openings: p
-            .commit_phase_openings
-            .iter()
-            .map(|o| CommitPhaseOpening {
-                sibling_values: o
-                    .sibling_values
-                    .iter()
-                    .map(|v| v.iter().map(ext_to_aurum).collect())
-                    .collect(),
-                siblings: cast_slice(&o.opening_proof.sibling_hashes).to_vec(),
-            })
-            .collect(),
-        final_poly: p.final_poly.iter().map(ext_to_aurum).collect(),
-        query_pow_witness: cast(p.query_pow_witness),
     }
 }
 

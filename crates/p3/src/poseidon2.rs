@@ -11,6 +11,7 @@ use p3_symmetric::{CryptographicPermutation, Permutation};
 use rand::{Rng, RngExt};
 
 use crate::convert::{cast, cast_mut};
+use crate::error::ConstantsError;
 
 /// Poseidon2 over Goldilocks with Plonky3's parameters (width 8, 12 or 16; `x^7`; 8 external
 /// and 22 internal rounds), computed by Aurum: the drop-in for
@@ -41,30 +42,6 @@ where
         write!(f, "aurum_p3::Poseidon2Goldilocks<{WIDTH}>")
     }
 }
-
-/// Round constants in Plonky3's form that do not fit Poseidon2 over Goldilocks (4 initial and
-/// 4 terminal external rounds, 22 internal rounds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ConstantsError {
-    /// Which constants: `"initial external"`, `"terminal external"` or `"internal"`.
-    pub rounds: &'static str,
-    /// How many rounds this permutation has there.
-    pub expected: usize,
-    /// How many rounds of constants were given.
-    pub found: usize,
-}
-
-impl fmt::Display for ConstantsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Poseidon2 over Goldilocks has {} {} rounds, but constants for {} were given",
-            self.expected, self.rounds, self.found
-        )
-    }
-}
-
-impl std::error::Error for ConstantsError {}
 
 fn rounds<T: Copy, const N: usize>(
     rounds: &'static str,

@@ -7,3 +7,4 @@ mod merkle;
 mod multi;
 mod split;
 mod stored;
+mod tampering;

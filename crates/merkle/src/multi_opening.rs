@@ -17,10 +17,14 @@ use aurum_goldilocks::Goldilocks;
 use aurum_symmetric::Compressor;
 use serde::{Deserialize, Serialize};
 
+use crate::commitment::Commitment;
 use crate::config::MerkleConfig;
+use crate::digest::{Digest, hash_leaf_rows};
+use crate::dimensions::Dimensions;
+use crate::error::{OpenError, VerifyError};
+use crate::opening::{cap_height_of, check_rows};
 use crate::shape::TreeShape;
-use crate::tree::{Digest, MerkleTree, OpenError, hash_leaf_rows};
-use crate::verify::{Commitment, VerifyError, cap_height_of, check_rows};
+use crate::tree::MerkleTree;
 
 /// Many leaves' openings with one shared, deduplicated set of sibling digests (Plonky3 0.8's
 /// pruned multi-proofs).
@@ -162,7 +166,7 @@ impl<C: MerkleConfig> MerkleTree<'_, C> {
 pub fn verify_multi<C: MerkleConfig>(
     config: &C,
     commitment: &Commitment,
-    dims: &[crate::Dimensions],
+    dims: &[Dimensions],
     indices: &[usize],
     opening: &MultiOpening,
 ) -> Result<(), VerifyError> {

@@ -1,131 +1,24 @@
 #![doc = include_str!("../README.md")]
 
+mod batch;
 pub mod challenger;
-mod frame;
 pub mod grain;
 pub mod keccak;
 mod many;
+mod permutation;
 mod sponge;
 
+pub use batch::{BATCH_SIZES, BatchTable, BatchedKernel, run_batched};
 pub use challenger::{Challenger, DuplexChallenger};
 pub use many::{PERMUTE_MANY_PARALLEL_THRESHOLD, PermuteMany, permute_many};
+pub use permutation::{NoStateKernel, Permutation, StateKernel};
 pub use sponge::{
     CompressLayer, Compressor, HashRows, Hasher, LengthError, PaddingFreeSponge,
-    TruncatedPermutation, compress_layer, hash_rows, hash_rows_on_this_thread, truncate_states,
-    unpack_digests,
+    TruncatedPermutation, compress_layer, compress_layer_packed, hash_rows, hash_rows_on_kernel,
+    hash_rows_on_this_thread, hash_rows_packed, truncate_states, unpack_digests,
 };
 
-use aurum_goldilocks::{Backend, Goldilocks, PackedField};
-
-/// Batch sizes a [`Permutation`] can be run at.
-pub const BATCH_SIZES: [usize; 3] = [1, 2, 4];
-
-/// The batch size a permutation's bulk calls use on each backend (what
-/// [`Permutation::batch_size`] returns): measured per permutation, overridable for benchmarks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BatchTable {
-    /// Indexed like the first four of `Backend::ALL`: scalar, avx2, avx512, neon (SVE uses
-    /// NEON's entry, see [`BatchTable::get`]).
-    per_backend: [usize; 4],
-}
-
-impl BatchTable {
-    /// Sizes indexed like `Backend::ALL` (scalar, AVX2, AVX-512, NEON).
-    ///
-    /// # Panics
-    /// Panics (at compile time in a `const`) unless every size is one of [`BATCH_SIZES`].
-    #[must_use]
-    pub const fn new(per_backend: [usize; 4]) -> Self {
-        let mut i = 0;
-        while i < per_backend.len() {
-            assert!(
-                matches!(per_backend[i], 1 | 2 | 4),
-                "batch size must be 1, 2 or 4"
-            );
-            i += 1;
-        }
-        Self { per_backend }
-    }
-
-    /// The same size on every backend (benchmarks compare batch sizes with it).
-    ///
-    /// # Panics
-    /// Panics unless `batch` is 1, 2 or 4.
-    #[must_use]
-    pub const fn uniform(batch: usize) -> Self {
-        Self::new([batch; 4])
-    }
-
-    /// The size for `backend` (for SVE, the size of NEON, whose packed type it runs generic
-    /// code with).
-    #[must_use]
-    pub fn get(self, backend: Backend) -> usize {
-        let backend = backend.packed();
-        let index = Backend::ALL.iter().position(|b| *b == backend).unwrap_or(0);
-        self.per_backend[index]
-    }
-}
-
-/// A permutation of `[Goldilocks; W]`.
-///
-/// Implementations provide one generic, batched, packed form; everything else (scalar calls,
-/// bulk calls, sponges, compression) is built on it.
-pub trait Permutation<const W: usize>: Send + Sync {
-    /// Permutes `B` independent states of packed lanes (`B · P::WIDTH` states in all).
-    ///
-    /// The round structure must be written once with the `B` states interleaved inside each
-    /// round (all states' constant additions, then all S-boxes, then all linear layers), and
-    /// the whole body must be `#[inline(always)]` so that it runs inside the backend's
-    /// `#[target_feature]` entry point (see the
-    /// [`aurum_goldilocks::dispatch`](mod@aurum_goldilocks::dispatch) module).
-    fn permute_batch<P: PackedField, const B: usize>(&self, states: &mut [[P; W]; B]);
-
-    /// The batch size bulk calls use on `backend` (one of [`BATCH_SIZES`]); implementations
-    /// return the size measured fastest there.
-    fn batch_size(&self, backend: Backend) -> usize {
-        let _ = backend;
-        1
-    }
-
-    /// Permutes `states` in place with a kernel of its own for `backend` outside the packed
-    /// design, and returns `true`; or returns `false`, touching nothing, where it has none.
-    ///
-    /// This is how the SVE backend runs: its vector length is known only at run time, so it
-    /// cannot be a [`PackedField`], and a permutation with SVE code (Poseidon2 with Plonky3's
-    /// layers, plonky2's Poseidon) calls it here for [`Backend::Sve`]. The bulk entry points
-    /// ([`permute_many`], [`hash_rows`], [`compress_layer`]) try this first for the selected
-    /// backend; where it returns `false` they run [`Permutation::permute_batch`]. A call with
-    /// an empty `states` asks whether the kernel exists.
-    fn permute_native(&self, backend: Backend, states: &mut [[Goldilocks; W]]) -> bool {
-        let _ = (backend, states);
-        false
-    }
-
-    /// Permutes one state in place (scalar).
-    #[inline]
-    fn permute(&self, state: &mut [Goldilocks; W]) {
-        let mut states = [*state];
-        self.permute_batch::<Goldilocks, 1>(&mut states);
-        *state = states[0];
-    }
-
-    /// Returns the permutation of `state` (scalar).
-    #[inline]
-    #[must_use]
-    fn permuted(&self, state: [Goldilocks; W]) -> [Goldilocks; W] {
-        let mut state = state;
-        self.permute(&mut state);
-        state
-    }
-
-    /// Permutes one packed state (`P::WIDTH` states in lanes).
-    #[inline(always)]
-    fn permute_packed<P: PackedField>(&self, state: &mut [P; W]) {
-        let mut states = [*state];
-        self.permute_batch::<P, 1>(&mut states);
-        *state = states[0];
-    }
-}
+use aurum_goldilocks::{Goldilocks, PackedField};
 
 /// Gathers `P::WIDTH` states (lane `l` = `states[l]`) into packed form.
 ///

@@ -4,11 +4,11 @@
 
 use core::fmt;
 
-use aurum_goldilocks::{Backend, Goldilocks, Kernel, PackedField, backend, dispatch};
+use aurum_goldilocks::{Backend, Goldilocks, PackedField, backend};
 use rayon::prelude::*;
 
-use crate::Permutation;
-use crate::frame::in_own_frame;
+use crate::batch::{BatchedKernel, run_batched};
+use crate::{Permutation, StateKernel};
 
 /// Inputs whose lengths do not fit together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,18 +70,21 @@ pub trait Hasher<const OUT: usize>: Send + Sync {
     /// Permutations one hash of `len` elements costs (for throughput reports).
     fn permutations(&self, len: usize) -> usize;
 
-    /// Hashes every row of `data` (`digests.len()` rows of `row_len`) with the permutation's
-    /// kernel for `backend` outside the packed design (see [`Permutation::permute_native`])
-    /// and returns `true`, or returns `false`, touching nothing, where there is none.
-    fn hash_rows_native(
+    /// Hashes every row of `data` (`digests.len()` rows of `row_len`) on this thread on
+    /// `backend`: the bulk drivers' call per task. The default runs the packed form
+    /// ([`hash_rows_packed`]); a sponge over a permutation with a whole-permutation kernel for
+    /// `backend` runs that instead ([`hash_rows_on_kernel`]).
+    ///
+    /// # Panics
+    /// Unless `data.len() == digests.len() · row_len`, or if this machine cannot run `backend`.
+    fn hash_rows_on(
         &self,
         backend: Backend,
         data: &[Goldilocks],
         row_len: usize,
         digests: &mut [[Goldilocks; OUT]],
-    ) -> bool {
-        let _ = (backend, data, row_len, digests);
-        false
+    ) {
+        hash_rows_packed(self, backend, data, row_len, digests);
     }
 }
 
@@ -99,23 +102,26 @@ pub trait Compressor<const OUT: usize>: Send + Sync {
     /// The batch size bulk calls use on `backend`.
     fn batch_size(&self, backend: Backend) -> usize;
 
-    /// `parents[i] = compress(children[2i], children[2i + 1])` with the permutation's kernel
-    /// for `backend` outside the packed design (see [`Permutation::permute_native`]), returning
-    /// `true`; or `false`, touching nothing, where there is none.
-    fn compress_native(
+    /// `parents[i] = compress(children[2i], children[2i + 1])` on this thread on `backend`:
+    /// the bulk driver's call per task. The default runs the packed form
+    /// ([`compress_layer_packed`]); a compression over a permutation with a whole-permutation
+    /// kernel for `backend` runs that instead.
+    ///
+    /// # Panics
+    /// Unless `children.len() == 2 · parents.len()`, or if this machine cannot run `backend`.
+    fn compress_layer_on(
         &self,
         backend: Backend,
         children: &[[Goldilocks; OUT]],
         parents: &mut [[Goldilocks; OUT]],
-    ) -> bool {
-        let _ = (backend, children, parents);
-        false
+    ) {
+        compress_layer_packed(self, backend, children, parents);
     }
 }
 
-/// States per call of a native kernel from the sponge and compression drivers: several
-/// vectors even at 2048 bits (32 lanes), 8 KiB of stack at width 16.
-const NATIVE_STATES: usize = 64;
+/// States per call of a whole-permutation kernel from the sponge and compression drivers:
+/// several vectors even at 2048 bits (32 lanes), 8 KiB of stack at width 16.
+const KERNEL_STATES: usize = 64;
 
 /// The first `OUT` elements of each state (plain loops, not `core::array::from_fn`, inside
 /// kernels: see `aurum_goldilocks::dispatch`).
@@ -226,37 +232,26 @@ impl<Perm: Permutation<W>, const W: usize, const RATE: usize, const OUT: usize> 
         len.div_ceil(RATE)
     }
 
-    fn hash_rows_native(
+    fn hash_rows_on(
         &self,
         backend: Backend,
         data: &[Goldilocks],
         row_len: usize,
         digests: &mut [[Goldilocks; OUT]],
-    ) -> bool {
-        // An empty call asks whether the kernel exists.
-        if !self.perm.permute_native(backend, &mut []) {
-            return false;
+    ) {
+        match self.perm.state_kernel(backend) {
+            Some(kernel) => hash_rows_on_kernel(
+                kernel,
+                RATE,
+                |state: &mut [Goldilocks; W], block: &[Goldilocks], _start| {
+                    state[..block.len()].copy_from_slice(block);
+                },
+                data,
+                row_len,
+                digests,
+            ),
+            None => hash_rows_packed(self, backend, data, row_len, digests),
         }
-        let mut buffer = [[Goldilocks::ZERO; W]; NATIVE_STATES];
-        for (g, out) in digests.chunks_mut(NATIVE_STATES).enumerate() {
-            let rows = &data[g * NATIVE_STATES * row_len..][..out.len() * row_len];
-            let states = &mut buffer[..out.len()];
-            states.fill([Goldilocks::ZERO; W]);
-            let mut start = 0;
-            while start < row_len {
-                let block = RATE.min(row_len - start);
-                for (state, row) in states.iter_mut().zip(rows.chunks_exact(row_len)) {
-                    state[..block].copy_from_slice(&row[start..start + block]);
-                }
-                let ran = self.perm.permute_native(backend, states);
-                debug_assert!(ran, "a native kernel that exists runs");
-                start += block;
-            }
-            for (digest, state) in out.iter_mut().zip(states.iter()) {
-                digest.copy_from_slice(&state[..OUT]);
-            }
-        }
-        true
     }
 }
 
@@ -319,32 +314,88 @@ impl<Perm: Permutation<W>, const W: usize, const OUT: usize> Compressor<OUT>
         self.perm.batch_size(backend)
     }
 
-    fn compress_native(
+    fn compress_layer_on(
         &self,
         backend: Backend,
         children: &[[Goldilocks; OUT]],
         parents: &mut [[Goldilocks; OUT]],
-    ) -> bool {
-        // An empty call asks whether the kernel exists.
-        if !self.perm.permute_native(backend, &mut []) {
-            return false;
+    ) {
+        match self.perm.state_kernel(backend) {
+            Some(kernel) => compress_layer_on_kernel::<_, W, OUT>(kernel, children, parents),
+            None => compress_layer_packed(self, backend, children, parents),
         }
-        let mut buffer = [[Goldilocks::ZERO; W]; NATIVE_STATES];
-        for (g, out) in parents.chunks_mut(NATIVE_STATES).enumerate() {
-            let pairs = &children[2 * g * NATIVE_STATES..][..2 * out.len()];
-            let states = &mut buffer[..out.len()];
-            for (state, pair) in states.iter_mut().zip(pairs.chunks_exact(2)) {
-                state[..OUT].copy_from_slice(&pair[0]);
-                state[OUT..2 * OUT].copy_from_slice(&pair[1]);
-                state[2 * OUT..].fill(Goldilocks::ZERO);
-            }
-            let ran = self.perm.permute_native(backend, states);
-            debug_assert!(ran, "a native kernel that exists runs");
-            for (parent, state) in out.iter_mut().zip(states.iter()) {
-                parent.copy_from_slice(&state[..OUT]);
-            }
+    }
+}
+
+/// [`Compressor::compress_layer_on`] on a whole-permutation kernel, [`KERNEL_STATES`] pairs per
+/// kernel call.
+fn compress_layer_on_kernel<K: StateKernel<W>, const W: usize, const OUT: usize>(
+    kernel: &K,
+    children: &[[Goldilocks; OUT]],
+    parents: &mut [[Goldilocks; OUT]],
+) {
+    assert_eq!(
+        children.len(),
+        2 * parents.len(),
+        "compress_layer_on_kernel: children are not 2 × parents"
+    );
+    let mut buffer = [[Goldilocks::ZERO; W]; KERNEL_STATES];
+    for (g, out) in parents.chunks_mut(KERNEL_STATES).enumerate() {
+        let pairs = &children[2 * g * KERNEL_STATES..][..2 * out.len()];
+        let states = &mut buffer[..out.len()];
+        for (state, pair) in states.iter_mut().zip(pairs.chunks_exact(2)) {
+            state[..OUT].copy_from_slice(&pair[0]);
+            state[OUT..2 * OUT].copy_from_slice(&pair[1]);
+            state[2 * OUT..].fill(Goldilocks::ZERO);
         }
-        true
+        kernel.permute_states(states);
+        for (parent, state) in out.iter_mut().zip(states.iter()) {
+            parent.copy_from_slice(&state[..OUT]);
+        }
+    }
+}
+
+/// Hashes every row on this thread with a sponge on a whole-permutation kernel (see
+/// [`Permutation::state_kernel`]), [`KERNEL_STATES`] rows at a time: every state starts at
+/// zero; for each block of up to `rate` elements, `absorb(state, block, start)` writes the block
+/// of a row starting at its element `start` into the row's state, then the kernel permutes all
+/// the states; the digest is a state's first `OUT` elements.
+///
+/// This is the sponge loop of every hash mode on a whole-permutation kernel (their
+/// [`Hasher::hash_rows_on`]); `absorb` is what the modes differ in.
+///
+/// # Panics
+/// Unless `data.len() == digests.len() · row_len`.
+pub fn hash_rows_on_kernel<K: StateKernel<W>, const W: usize, const OUT: usize>(
+    kernel: &K,
+    rate: usize,
+    absorb: impl Fn(&mut [Goldilocks; W], &[Goldilocks], usize),
+    data: &[Goldilocks],
+    row_len: usize,
+    digests: &mut [[Goldilocks; OUT]],
+) {
+    assert_eq!(
+        Some(data.len()),
+        digests.len().checked_mul(row_len),
+        "hash_rows_on_kernel: data is not digests × row_len"
+    );
+    let mut buffer = [[Goldilocks::ZERO; W]; KERNEL_STATES];
+    for (g, out) in digests.chunks_mut(KERNEL_STATES).enumerate() {
+        let rows = &data[g * KERNEL_STATES * row_len..][..out.len() * row_len];
+        let states = &mut buffer[..out.len()];
+        states.fill([Goldilocks::ZERO; W]);
+        let mut start = 0;
+        while start < row_len {
+            let block = rate.min(row_len - start);
+            for (state, row) in states.iter_mut().zip(rows.chunks_exact(row_len)) {
+                absorb(state, &row[start..start + block], start);
+            }
+            kernel.permute_states(states);
+            start += block;
+        }
+        for (digest, state) in out.iter_mut().zip(states.iter()) {
+            digest.copy_from_slice(&state[..OUT]);
+        }
     }
 }
 
@@ -362,8 +413,9 @@ pub fn hash_rows<H: Hasher<OUT>, const OUT: usize>(
         digests.len().saturating_mul(row_len),
         data.len(),
     )?;
+    let backend = backend();
     let run = |data: &[Goldilocks], digests: &mut [[Goldilocks; OUT]]| {
-        hash_rows_on_this_thread(hasher, data, row_len, digests);
+        hasher.hash_rows_on(backend, data, row_len, digests);
     };
     if digests.len() < PARALLEL_ROWS || row_len == 0 {
         run(data, digests);
@@ -376,8 +428,9 @@ pub fn hash_rows<H: Hasher<OUT>, const OUT: usize>(
     Ok(())
 }
 
-/// [`hash_rows`] on the calling thread only, for callers that split the work themselves: the
-/// selected backend's native kernel if the hasher has one, else the dispatched packed kernel.
+/// [`hash_rows`] on the calling thread only, for callers that split the work themselves:
+/// [`Hasher::hash_rows_on`] the selected backend (the permutation's whole-permutation kernel
+/// where it has one there, else the dispatched packed kernel).
 ///
 /// # Panics
 /// Unless `data.len() == digests.len() · row_len`.
@@ -392,19 +445,41 @@ pub fn hash_rows_on_this_thread<H: Hasher<OUT>, const OUT: usize>(
         digests.len().checked_mul(row_len),
         "hash_rows_on_this_thread: data is not digests × row_len"
     );
-    if !hasher.hash_rows_native(backend(), data, row_len, digests) {
-        dispatch(HashRows {
+    hasher.hash_rows_on(backend(), data, row_len, digests);
+}
+
+/// Hashes every row on this thread with the hasher's packed form on `backend`, at the batch
+/// size it uses there (the default [`Hasher::hash_rows_on`]).
+///
+/// # Panics
+/// Unless `data.len() == digests.len() · row_len`, or if this machine cannot run `backend`.
+pub fn hash_rows_packed<H: Hasher<OUT> + ?Sized, const OUT: usize>(
+    hasher: &H,
+    backend: Backend,
+    data: &[Goldilocks],
+    row_len: usize,
+    digests: &mut [[Goldilocks; OUT]],
+) {
+    assert_eq!(
+        Some(data.len()),
+        digests.len().checked_mul(row_len),
+        "hash_rows_packed: data is not digests × row_len"
+    );
+    run_batched(
+        backend,
+        hasher.batch_size(backend),
+        HashRows {
             hasher,
             data,
             row_len,
             digests,
-        });
-    }
+        },
+    );
 }
 
-/// One thread's share of [`hash_rows`].
+/// One thread's share of [`hash_rows`] on the packed form (see [`hash_rows_packed`]).
 #[derive(Debug)]
-pub struct HashRows<'a, H, const OUT: usize> {
+pub struct HashRows<'a, H: ?Sized, const OUT: usize> {
     /// The hasher.
     pub hasher: &'a H,
     /// `digests.len()` rows of `row_len` elements.
@@ -415,53 +490,29 @@ pub struct HashRows<'a, H, const OUT: usize> {
     pub digests: &'a mut [[Goldilocks; OUT]],
 }
 
-impl<H: Hasher<OUT>, const OUT: usize> Kernel for HashRows<'_, H, OUT> {
+impl<H: Hasher<OUT> + ?Sized, const OUT: usize> BatchedKernel for HashRows<'_, H, OUT> {
     type Output = ();
 
     #[inline(always)]
-    fn run<P: PackedField>(self) {
-        // Each batch size in a frame of its own (see `crate::frame`).
-        match self.hasher.batch_size(P::BACKEND) {
-            4 => in_own_frame::<P, _>(HashRowsBatched::<_, OUT, 4>(self)),
-            2 => in_own_frame::<P, _>(HashRowsBatched::<_, OUT, 2>(self)),
-            _ => in_own_frame::<P, _>(HashRowsBatched::<_, OUT, 1>(self)),
+    fn run<P: PackedField, const B: usize>(self) {
+        let HashRows {
+            hasher,
+            data,
+            row_len,
+            digests,
+        } = self;
+        let group = P::WIDTH * B;
+        let full = digests.len() - digests.len() % group;
+        for (g, out) in digests[..full].chunks_exact_mut(group).enumerate() {
+            let base = g * group;
+            let hashed = hasher.hash_packed::<P, B>(row_len, |b, lane, k| {
+                data[(base + b * P::WIDTH + lane) * row_len + k]
+            });
+            unpack_digests(&hashed, out);
         }
-    }
-}
-
-/// [`HashRows`] at batch size `B`.
-struct HashRowsBatched<'a, H, const OUT: usize, const B: usize>(HashRows<'a, H, OUT>);
-
-impl<H: Hasher<OUT>, const OUT: usize, const B: usize> Kernel for HashRowsBatched<'_, H, OUT, B> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run<P: PackedField>(self) {
-        hash_rows_batched::<P, H, OUT, B>(self.0);
-    }
-}
-
-#[inline(always)]
-fn hash_rows_batched<P: PackedField, H: Hasher<OUT>, const OUT: usize, const B: usize>(
-    job: HashRows<'_, H, OUT>,
-) {
-    let HashRows {
-        hasher,
-        data,
-        row_len,
-        digests,
-    } = job;
-    let group = P::WIDTH * B;
-    let full = digests.len() - digests.len() % group;
-    for (g, out) in digests[..full].chunks_exact_mut(group).enumerate() {
-        let base = g * group;
-        let hashed = hasher.hash_packed::<P, B>(row_len, |b, lane, k| {
-            data[(base + b * P::WIDTH + lane) * row_len + k]
-        });
-        unpack_digests(&hashed, out);
-    }
-    for (r, out) in digests.iter_mut().enumerate().skip(full) {
-        *out = hasher.hash(&data[r * row_len..(r + 1) * row_len]);
+        for (r, out) in digests.iter_mut().enumerate().skip(full) {
+            *out = hasher.hash(&data[r * row_len..(r + 1) * row_len]);
+        }
     }
 }
 
@@ -477,14 +528,9 @@ pub fn compress_layer<C: Compressor<OUT>, const OUT: usize>(
         2 * parents.len(),
         children.len(),
     )?;
+    let backend = backend();
     let run = |children: &[[Goldilocks; OUT]], parents: &mut [[Goldilocks; OUT]]| {
-        if !compressor.compress_native(backend(), children, parents) {
-            dispatch(CompressLayer {
-                compressor,
-                children,
-                parents,
-            });
-        }
+        compressor.compress_layer_on(backend, children, parents);
     };
     if parents.len() < PARALLEL_ROWS {
         run(children, parents);
@@ -497,9 +543,37 @@ pub fn compress_layer<C: Compressor<OUT>, const OUT: usize>(
     Ok(())
 }
 
-/// One thread's share of [`compress_layer`].
+/// Compresses a layer on this thread with the compressor's packed form on `backend`, at the
+/// batch size it uses there (the default [`Compressor::compress_layer_on`]).
+///
+/// # Panics
+/// Unless `children.len() == 2 · parents.len()`, or if this machine cannot run `backend`.
+pub fn compress_layer_packed<C: Compressor<OUT> + ?Sized, const OUT: usize>(
+    compressor: &C,
+    backend: Backend,
+    children: &[[Goldilocks; OUT]],
+    parents: &mut [[Goldilocks; OUT]],
+) {
+    assert_eq!(
+        children.len(),
+        2 * parents.len(),
+        "compress_layer_packed: children are not 2 × parents"
+    );
+    run_batched(
+        backend,
+        compressor.batch_size(backend),
+        CompressLayer {
+            compressor,
+            children,
+            parents,
+        },
+    );
+}
+
+/// One thread's share of [`compress_layer`] on the packed form (see
+/// [`compress_layer_packed`]).
 #[derive(Debug)]
-pub struct CompressLayer<'a, C, const OUT: usize> {
+pub struct CompressLayer<'a, C: ?Sized, const OUT: usize> {
     /// The compression.
     pub compressor: &'a C,
     /// `2 · parents.len()` digests.
@@ -508,62 +582,36 @@ pub struct CompressLayer<'a, C, const OUT: usize> {
     pub parents: &'a mut [[Goldilocks; OUT]],
 }
 
-impl<C: Compressor<OUT>, const OUT: usize> Kernel for CompressLayer<'_, C, OUT> {
+impl<C: Compressor<OUT> + ?Sized, const OUT: usize> BatchedKernel for CompressLayer<'_, C, OUT> {
     type Output = ();
 
     #[inline(always)]
-    fn run<P: PackedField>(self) {
-        // Each batch size in a frame of its own (see `crate::frame`).
-        match self.compressor.batch_size(P::BACKEND) {
-            4 => in_own_frame::<P, _>(CompressLayerBatched::<_, OUT, 4>(self)),
-            2 => in_own_frame::<P, _>(CompressLayerBatched::<_, OUT, 2>(self)),
-            _ => in_own_frame::<P, _>(CompressLayerBatched::<_, OUT, 1>(self)),
-        }
-    }
-}
-
-/// [`CompressLayer`] at batch size `B`.
-struct CompressLayerBatched<'a, C, const OUT: usize, const B: usize>(CompressLayer<'a, C, OUT>);
-
-impl<C: Compressor<OUT>, const OUT: usize, const B: usize> Kernel
-    for CompressLayerBatched<'_, C, OUT, B>
-{
-    type Output = ();
-
-    #[inline(always)]
-    fn run<P: PackedField>(self) {
-        compress_layer_batched::<P, C, OUT, B>(self.0);
-    }
-}
-
-#[inline(always)]
-fn compress_layer_batched<P: PackedField, C: Compressor<OUT>, const OUT: usize, const B: usize>(
-    job: CompressLayer<'_, C, OUT>,
-) {
-    let CompressLayer {
-        compressor,
-        children,
-        parents,
-    } = job;
-    let group = P::WIDTH * B;
-    let full = parents.len() - parents.len() % group;
-    for (g, out) in parents[..full].chunks_exact_mut(group).enumerate() {
-        let base = 2 * g * group;
-        let mut pairs = [[[P::ZERO; OUT]; 2]; B];
-        for (b, pair) in pairs.iter_mut().enumerate() {
-            for lane in 0..P::WIDTH {
-                let child = base + 2 * (b * P::WIDTH + lane);
-                for (side, digest) in pair.iter_mut().enumerate() {
-                    for (p, x) in digest.iter_mut().zip(&children[child + side]) {
-                        p.as_slice_mut()[lane] = *x;
+    fn run<P: PackedField, const B: usize>(self) {
+        let CompressLayer {
+            compressor,
+            children,
+            parents,
+        } = self;
+        let group = P::WIDTH * B;
+        let full = parents.len() - parents.len() % group;
+        for (g, out) in parents[..full].chunks_exact_mut(group).enumerate() {
+            let base = 2 * g * group;
+            let mut pairs = [[[P::ZERO; OUT]; 2]; B];
+            for (b, pair) in pairs.iter_mut().enumerate() {
+                for lane in 0..P::WIDTH {
+                    let child = base + 2 * (b * P::WIDTH + lane);
+                    for (side, digest) in pair.iter_mut().enumerate() {
+                        for (p, x) in digest.iter_mut().zip(&children[child + side]) {
+                            p.as_slice_mut()[lane] = *x;
+                        }
                     }
                 }
             }
+            let digests = compressor.compress_packed::<P, B>(&pairs);
+            unpack_digests(&digests, out);
         }
-        let digests = compressor.compress_packed::<P, B>(&pairs);
-        unpack_digests(&digests, out);
-    }
-    for (j, out) in parents.iter_mut().enumerate().skip(full) {
-        *out = compressor.compress([children[2 * j], children[2 * j + 1]]);
+        for (j, out) in parents.iter_mut().enumerate().skip(full) {
+            *out = compressor.compress([children[2 * j], children[2 * j + 1]]);
+        }
     }
 }

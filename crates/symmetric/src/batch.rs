@@ -10,6 +10,11 @@
 
 use aurum_goldilocks::{Backend, Kernel, PackedField, in_own_frame};
 
+/// Rows (or pairs) per rayon task in the bulk entry points.
+pub(crate) const ROWS_PER_TASK: usize = 256;
+/// Below this many rows the bulk entry points stay on the calling thread.
+pub(crate) const PARALLEL_ROWS: usize = 512;
+
 /// Batch sizes a [`Permutation`](crate::Permutation) can be run at.
 pub const BATCH_SIZES: [usize; 3] = [1, 2, 4];
 

@@ -37,8 +37,8 @@ use core::fmt;
 use aurum_goldilocks::{Goldilocks, Goldilocks2, P as MODULUS, PackedField, backend};
 use rayon::prelude::*;
 
-use crate::Permutation;
 use crate::batch::{BatchedKernel, run_batched};
+use crate::permutation::Permutation;
 
 /// The largest proof-of-work difficulty and `sample_bits` width: `2^63 < p`, so 63 bits of a
 /// canonical sample are always defined (Plonky3 asserts the same bound).

@@ -17,7 +17,7 @@ pub trait Permutation<const W: usize>: Send + Sync {
     /// [`aurum_goldilocks::dispatch`](mod@aurum_goldilocks::dispatch) module).
     fn permute_batch<P: PackedField, const B: usize>(&self, states: &mut [[P; W]; B]);
 
-    /// The batch size bulk calls use on `backend` (one of [`BATCH_SIZES`]); implementations
+    /// The batch size bulk calls use on `backend` (one of [`BATCH_SIZES`](crate::BATCH_SIZES)); implementations
     /// return the size measured fastest there.
     fn batch_size(&self, backend: Backend) -> usize {
         let _ = backend;
@@ -69,6 +69,10 @@ pub trait Permutation<const W: usize>: Send + Sync {
         *state = states[0];
     }
 }
+
+/// States per call of a whole-permutation kernel from the sponge and compression drivers:
+/// several vectors even at 2048 bits (32 lanes), 8 KiB of stack at width 16.
+pub(crate) const KERNEL_STATES: usize = 64;
 
 /// A whole-permutation kernel: permutes any number of consecutive states in place, every round
 /// of every state, on a backend outside the packed design — SVE today, whose vector length is

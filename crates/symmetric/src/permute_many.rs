@@ -4,7 +4,8 @@ use aurum_goldilocks::{Goldilocks, Kernel, PackedField, backend};
 use rayon::prelude::*;
 
 use crate::batch::{BatchedKernel, run_batched};
-use crate::{Permutation, StateKernel, pack_states, unpack_states};
+use crate::lanes::{pack_states, unpack_states};
+use crate::permutation::{Permutation, StateKernel};
 
 /// Below this many states `permute_many` stays on the calling thread.
 pub const PERMUTE_MANY_PARALLEL_THRESHOLD: usize = 512;

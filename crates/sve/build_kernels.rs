@@ -7,6 +7,7 @@
 //! (`aurum_sve_*`, `aurum_sve2_*`, see `goldilocks.h`); the crate picks one at run time. Only
 //! these objects use SVE instructions, so the rest of a binary runs on any aarch64 core.
 
+use std::env;
 use std::path::Path;
 
 /// Compiles `sources` (with `includes` on the header path) into the static libraries
@@ -25,4 +26,35 @@ pub fn compile_twice(name: &str, sources: &[&str], includes: &[&Path]) -> Result
             .try_compile(&format!("{name}_{flavour}"))?;
     }
     Ok(())
+}
+
+/// The build script of a crate whose kernel uses `aurum-sve`'s field header: compiles `sources`
+/// (in its `csrc/`) into `{name}_sve` and `{name}_sve2` and sets cfg `aurum_sve_kernels`, where
+/// `aurum-sve` built its own kernels (aarch64, an SVE-capable C compiler, `AURUM_SVE_DISABLE`
+/// unset; its `links` metadata `DEP_AURUM_SVE_KERNELS` and `DEP_AURUM_SVE_INCLUDE` say so and
+/// where the header is). Elsewhere it compiles nothing.
+#[allow(dead_code)] // `aurum-sve`'s own build script uses only `compile_twice`
+pub fn build_with_field_header(name: &str, sources: &[&str]) {
+    println!("cargo::rustc-check-cfg=cfg(aurum_sve_kernels)");
+    println!("cargo::rerun-if-changed=csrc");
+    println!("cargo::rerun-if-changed=../sve/build_kernels.rs");
+    println!("cargo::rerun-if-env-changed=DEP_AURUM_SVE_KERNELS");
+    println!("cargo::rerun-if-env-changed=DEP_AURUM_SVE_INCLUDE");
+    let (Some(_), Some(include)) = (
+        env::var_os("DEP_AURUM_SVE_KERNELS"),
+        env::var_os("DEP_AURUM_SVE_INCLUDE"),
+    ) else {
+        return;
+    };
+    let include = Path::new(&include);
+    println!(
+        "cargo::rerun-if-changed={}",
+        include.join("goldilocks.h").display()
+    );
+    match compile_twice(name, sources, &[Path::new("csrc"), include]) {
+        Ok(()) => println!("cargo::rustc-cfg=aurum_sve_kernels"),
+        Err(error) => {
+            println!("cargo::warning=SVE kernel not built ({error}); bulk calls run NEON")
+        }
+    }
 }

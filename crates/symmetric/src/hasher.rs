@@ -88,11 +88,7 @@ pub fn hash_rows_on_this_thread<H: Hasher<OUT>, const OUT: usize>(
     row_len: usize,
     digests: &mut [[Goldilocks; OUT]],
 ) {
-    assert_eq!(
-        Some(data.len()),
-        digests.len().checked_mul(row_len),
-        "hash_rows_on_this_thread: data is not digests × row_len"
-    );
+    assert_rows("hash_rows_on_this_thread", data, row_len, digests);
     hasher.hash_rows_on(backend(), data, row_len, digests);
 }
 
@@ -108,11 +104,7 @@ pub fn hash_rows_packed<H: Hasher<OUT> + ?Sized, const OUT: usize>(
     row_len: usize,
     digests: &mut [[Goldilocks; OUT]],
 ) {
-    assert_eq!(
-        Some(data.len()),
-        digests.len().checked_mul(row_len),
-        "hash_rows_packed: data is not digests × row_len"
-    );
+    assert_rows("hash_rows_packed", data, row_len, digests);
     run_batched(
         backend,
         hasher.batch_size(backend),
@@ -162,4 +154,18 @@ impl<H: Hasher<OUT> + ?Sized, const OUT: usize> BatchedKernel for HashRows<'_, H
             *out = hasher.hash(&data[r * row_len..(r + 1) * row_len]);
         }
     }
+}
+
+/// Panics, naming `what`, unless `data` holds `digests.len()` rows of `row_len` elements.
+pub(crate) fn assert_rows<const OUT: usize>(
+    what: &str,
+    data: &[Goldilocks],
+    row_len: usize,
+    digests: &[[Goldilocks; OUT]],
+) {
+    assert_eq!(
+        Some(data.len()),
+        digests.len().checked_mul(row_len),
+        "{what}: data is not digests × row_len"
+    );
 }

@@ -4,7 +4,7 @@
 use aurum_goldilocks::{Backend, Goldilocks, PackedField};
 
 use crate::error::LengthError;
-use crate::hasher::{Hasher, hash_rows, hash_rows_packed};
+use crate::hasher::{Hasher, assert_rows, hash_rows, hash_rows_packed};
 use crate::lanes::truncate_states;
 use crate::permutation::{KERNEL_STATES, Permutation, StateKernel};
 
@@ -131,11 +131,7 @@ pub fn hash_rows_on_kernel<K: StateKernel<W>, const W: usize, const OUT: usize>(
     row_len: usize,
     digests: &mut [[Goldilocks; OUT]],
 ) {
-    assert_eq!(
-        Some(data.len()),
-        digests.len().checked_mul(row_len),
-        "hash_rows_on_kernel: data is not digests × row_len"
-    );
+    assert_rows("hash_rows_on_kernel", data, row_len, digests);
     let mut buffer = [[Goldilocks::ZERO; W]; KERNEL_STATES];
     for (g, out) in digests.chunks_mut(KERNEL_STATES).enumerate() {
         let rows = &data[g * KERNEL_STATES * row_len..][..out.len() * row_len];

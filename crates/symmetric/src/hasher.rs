@@ -48,8 +48,9 @@ pub trait Hasher<const OUT: usize>: Send + Sync {
 }
 
 /// Hashes every row of a row-major matrix (`data.len() = digests.len() · row_len`): rows are
-/// packed into the lanes of the backend selected at run time, batched, and spread over rayon's
-/// threads for many rows.
+/// packed into the lanes of the backend selected at run time and batched (or run on the
+/// permutation's whole-permutation kernel there, see [`Hasher::hash_rows_on`]), and spread
+/// over rayon's threads for many rows.
 pub fn hash_rows<H: Hasher<OUT>, const OUT: usize>(
     hasher: &H,
     data: &[Goldilocks],

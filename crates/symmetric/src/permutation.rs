@@ -8,6 +8,9 @@ use aurum_goldilocks::{Backend, Goldilocks, PackedField};
 /// Implementations provide one generic, batched, packed form; everything else (scalar calls,
 /// bulk calls, sponges, compression) is built on it.
 pub trait Permutation<const W: usize>: Send + Sync {
+    /// Its whole-permutation kernel ([`NoStateKernel`] for a permutation without one).
+    type StateKernel: StateKernel<W>;
+
     /// Permutes `B` independent states of packed lanes (`B · P::WIDTH` states in all).
     ///
     /// The round structure must be written once with the `B` states interleaved inside each
@@ -17,15 +20,13 @@ pub trait Permutation<const W: usize>: Send + Sync {
     /// [`aurum_goldilocks::dispatch`](mod@aurum_goldilocks::dispatch) module).
     fn permute_batch<P: PackedField, const B: usize>(&self, states: &mut [[P; W]; B]);
 
-    /// The batch size bulk calls use on `backend` (one of [`BATCH_SIZES`](crate::BATCH_SIZES)); implementations
-    /// return the size measured fastest there.
+    /// The batch size bulk calls use on `backend` (one of
+    /// [`BATCH_SIZES`](crate::BATCH_SIZES)); implementations return the size measured fastest
+    /// there.
     fn batch_size(&self, backend: Backend) -> usize {
         let _ = backend;
         1
     }
-
-    /// Its whole-permutation kernel ([`NoStateKernel`] for a permutation without one).
-    type StateKernel: StateKernel<W>;
 
     /// The whole-permutation kernel bulk calls on `backend` run instead of
     /// [`Permutation::permute_batch`]: `Some` only where the permutation has one for that

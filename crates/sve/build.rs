@@ -1,7 +1,7 @@
-//! Compiles the SVE kernels in `csrc/` for aarch64 targets, twice: once with `+sve` (for
-//! SVE-only cores such as Graviton3 and A64FX) and once with `+sve2`; the library picks one at
-//! run time. Only these objects use SVE instructions, so the rest of the binary still runs on
-//! any aarch64 core.
+//! Compiles the field's SVE kernels in `csrc/` for aarch64 targets (see `build_kernels.rs`),
+//! and hands the crates with SVE kernels of their own what they need (as `links` metadata:
+//! `DEP_AURUM_SVE_INCLUDE`, the directory of the field header `goldilocks.h`, and
+//! `DEP_AURUM_SVE_KERNELS`, set where this build has the kernels).
 //!
 //! Needs a C compiler with the Arm C Language Extensions for SVE (`arm_sve.h`: GCC ≥ 10 or
 //! Clang ≥ 12); the `cc` crate finds it (`aarch64-linux-gnu-gcc` when cross-compiling,
@@ -10,13 +10,19 @@
 //! Other architectures compile nothing.
 
 use std::env;
+use std::path::Path;
 
-const SOURCES: [&str; 3] = ["csrc/field.c", "csrc/poseidon.c", "csrc/poseidon2.c"];
+#[path = "build_kernels.rs"]
+mod build_kernels;
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(aurum_sve_kernels)");
     println!("cargo::rerun-if-changed=csrc");
+    println!("cargo::rerun-if-changed=build_kernels.rs");
     println!("cargo::rerun-if-env-changed=AURUM_SVE_DISABLE");
+    let manifest = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let include = Path::new(&manifest).join("csrc");
+    println!("cargo::metadata=include={}", include.display());
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() != Ok("aarch64") {
         return;
     }
@@ -24,26 +30,10 @@ fn main() {
         println!("cargo::warning=AURUM_SVE_DISABLE is set: building without the SVE kernels");
         return;
     }
-    for (library, march) in [
-        ("aurum_sve", "armv8.2-a+sve"),
-        ("aurum_sve2", "armv8.2-a+sve2"),
-    ] {
-        let mut build = cc::Build::new();
-        build
-            .files(SOURCES)
-            .include("csrc")
-            .flag(format!("-march={march}"))
-            .flag_if_supported("-std=c11")
-            // The kernels are only worth having optimised, also in a `dev` build.
-            .opt_level(2)
-            .warnings(true)
-            .extra_warnings(true);
-        if let Err(error) = build.try_compile(library) {
-            println!(
-                "cargo::warning=SVE kernels not built ({error}); the SVE backend is unavailable"
-            );
-            return;
-        }
+    if let Err(error) = build_kernels::compile_twice("aurum", &["csrc/field.c"], &[&include]) {
+        println!("cargo::warning=SVE kernels not built ({error}); the SVE backend is unavailable");
+        return;
     }
     println!("cargo::rustc-cfg=aurum_sve_kernels");
+    println!("cargo::metadata=kernels=1");
 }

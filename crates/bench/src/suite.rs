@@ -15,7 +15,7 @@ use aurum_merkle::{Dimensions, MerkleConfig, Preset, TreeShape};
 use aurum_ntt::{Ntt, Order};
 use aurum_poseidon::Poseidon;
 use aurum_poseidon2::Poseidon2Goldilocks;
-use aurum_symmetric::{BATCH_SIZES, Hasher, Permutation, PermuteMany, permute_many};
+use aurum_symmetric::{BATCH_SIZES, Hasher, Permutation, PermuteMany, StateKernel, permute_many};
 use rayon::ThreadPool;
 
 use crate::BenchError;
@@ -344,7 +344,8 @@ fn permutation<Perm: Permutation<W>, const W: usize>(
             };
             steps.next(&format!("{name}, {what}"));
             // An SVE machine whose permutation has no SVE kernel has no figure for it.
-            if batch.is_none() && !perm.permute_native(backend, &mut []) {
+            let kernel = perm.state_kernel(backend);
+            if batch.is_none() && kernel.is_none() {
                 continue;
             }
             let one = pools.one.install(|| {
@@ -359,7 +360,9 @@ fn permutation<Perm: Permutation<W>, const W: usize>(
                     )
                     .map_err(|e| BenchError::Measurement(e.to_string())),
                     None => {
-                        perm.permute_native(backend, states);
+                        if let Some(kernel) = kernel {
+                            kernel.permute_states(states);
+                        }
                         Ok(())
                     }
                 })

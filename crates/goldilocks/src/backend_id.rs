@@ -15,8 +15,8 @@ pub enum Backend {
     /// aarch64 NEON (2 lanes).
     Neon,
     /// Arm SVE/SVE2 at the CPU's vector length (128 to 2048 bits), for the kernels that have
-    /// SVE code (the `aurum-sve` crate: Poseidon2 and Poseidon permutations, Merkle hashing
-    /// and compression, element-wise slices); every other kernel runs on NEON, its packed
-    /// type. See [`Backend::sve`].
+    /// SVE code (element-wise slices in `aurum-sve`; the Poseidon2 and Poseidon permutations,
+    /// with their Merkle hashing and compression, in their own crates, on `aurum-sve`'s field
+    /// header); every other kernel runs on NEON, its packed type. See [`Backend::sve`].
     Sve,
 }

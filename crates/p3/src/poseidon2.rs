@@ -144,6 +144,8 @@ impl<const WIDTH: usize> aurum_symmetric::Permutation<WIDTH> for Poseidon2Goldil
 where
     Plonky3Layers: LinearLayers<WIDTH>,
 {
+    type StateKernel = aurum_poseidon2::SveKernel<WIDTH>;
+
     #[inline(always)]
     fn permute_batch<P: PackedField, const B: usize>(&self, states: &mut [[P; WIDTH]; B]) {
         self.inner.permute_batch::<P, B>(states);
@@ -151,6 +153,10 @@ where
 
     fn batch_size(&self, backend: Backend) -> usize {
         self.inner.batch_size(backend)
+    }
+
+    fn state_kernel(&self, backend: Backend) -> Option<&Self::StateKernel> {
+        self.inner.state_kernel(backend)
     }
 }
 

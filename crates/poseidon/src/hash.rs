@@ -22,7 +22,7 @@
 use aurum_goldilocks::{Backend, Goldilocks, PackedField};
 use aurum_symmetric::{
     Compressor, Hasher, LengthError, PaddingFreeSponge, Permutation, TruncatedPermutation,
-    truncate_states,
+    hash_rows_on_kernel, truncate_states,
 };
 
 use crate::Poseidon;
@@ -56,13 +56,14 @@ fn copy_short<P: PackedField, const B: usize>(
     out
 }
 
-/// States per call of the native kernel from [`HashOrNoop`] and [`LinearHash`] (as in the
-/// generic sponge driver: several vectors even at 2048 bits, 6 KiB of stack).
-const NATIVE_STATES: usize = 64;
-
 /// Short rows (at most four elements) as their own zero-padded digests.
 fn copy_short_rows(data: &[Goldilocks], row_len: usize, digests: &mut [Digest]) {
     debug_assert!(row_len <= DIGEST_LEN);
+    assert_eq!(
+        Some(data.len()),
+        digests.len().checked_mul(row_len),
+        "hash_rows_on: data is not digests × row_len"
+    );
     for (r, digest) in digests.iter_mut().enumerate() {
         *digest = copy_short_scalar(&data[r * row_len..(r + 1) * row_len]);
     }
@@ -154,24 +155,20 @@ impl Hasher<DIGEST_LEN> for HashOrNoop {
         }
     }
 
-    fn hash_rows_native(
+    /// Short rows are copied; longer ones hashed by the sponge, on its permutation's
+    /// whole-permutation kernel where it has one for `backend`.
+    fn hash_rows_on(
         &self,
         backend: Backend,
         data: &[Goldilocks],
         row_len: usize,
         digests: &mut [Digest],
-    ) -> bool {
-        // An empty call asks whether the kernel exists; short rows need none, but follow the
-        // kernel's availability so that a `false` always means "nothing done".
-        if !self.sponge.perm.permute_native(backend, &mut []) {
-            return false;
-        }
+    ) {
         if row_len <= DIGEST_LEN {
             copy_short_rows(data, row_len, digests);
-            return true;
+        } else {
+            self.sponge.hash_rows_on(backend, data, row_len, digests);
         }
-        self.sponge
-            .hash_rows_native(backend, data, row_len, digests)
     }
 }
 
@@ -281,46 +278,31 @@ impl Hasher<DIGEST_LEN> for LinearHash {
         }
     }
 
-    fn hash_rows_native(
+    /// Short rows are copied; longer ones hashed on the permutation's whole-permutation
+    /// kernel where it has one for `backend`, else with the packed form.
+    fn hash_rows_on(
         &self,
         backend: Backend,
         data: &[Goldilocks],
         row_len: usize,
         digests: &mut [Digest],
-    ) -> bool {
-        // An empty call asks whether the kernel exists.
-        if !self.perm.permute_native(backend, &mut []) {
-            return false;
-        }
+    ) {
         if row_len <= DIGEST_LEN {
             copy_short_rows(data, row_len, digests);
-            return true;
+            return;
         }
-        let mut buffer = [[Goldilocks::ZERO; WIDTH]; NATIVE_STATES];
-        for (g, out) in digests.chunks_mut(NATIVE_STATES).enumerate() {
-            let rows = &data[g * NATIVE_STATES * row_len..][..out.len() * row_len];
-            let states = &mut buffer[..out.len()];
-            // The capacity starts at zero; later blocks chain the previous digest into it.
-            states.fill([Goldilocks::ZERO; WIDTH]);
-            let mut start = 0;
-            while start < row_len {
-                let block = RATE.min(row_len - start);
-                for (state, row) in states.iter_mut().zip(rows.chunks_exact(row_len)) {
-                    if start > 0 {
-                        state.copy_within(..CAPACITY, RATE);
-                    }
-                    state[..block].copy_from_slice(&row[start..start + block]);
-                    state[block..RATE].fill(Goldilocks::ZERO);
-                }
-                let ran = self.perm.permute_native(backend, states);
-                debug_assert!(ran, "a native kernel that exists runs");
-                start += block;
+        // The capacity starts at zero; later blocks chain the previous digest into it.
+        let absorb = |state: &mut [Goldilocks; WIDTH], block: &[Goldilocks], start: usize| {
+            if start > 0 {
+                state.copy_within(..CAPACITY, RATE);
             }
-            for (digest, state) in out.iter_mut().zip(states.iter()) {
-                digest.copy_from_slice(&state[..DIGEST_LEN]);
-            }
+            state[..block.len()].copy_from_slice(block);
+            state[block.len()..RATE].fill(Goldilocks::ZERO);
+        };
+        match self.perm.state_kernel(backend) {
+            Some(kernel) => hash_rows_on_kernel(kernel, RATE, absorb, data, row_len, digests),
+            None => aurum_symmetric::hash_rows_packed(self, backend, data, row_len, digests),
         }
-        true
     }
 }
 

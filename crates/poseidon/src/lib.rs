@@ -4,8 +4,7 @@ pub mod constants;
 mod fast;
 pub mod hash;
 pub mod reference;
-
-use std::sync::OnceLock;
+mod sve;
 
 use aurum_goldilocks::{Backend, Goldilocks, PackedField, SmallCoefficients};
 use aurum_symmetric::{BatchTable, Permutation};
@@ -13,14 +12,15 @@ use aurum_symmetric::{BatchTable, Permutation};
 use constants::{HALF_FULL_ROUNDS, PARTIAL_ROUNDS, WIDTH};
 pub use fast::FastConstants;
 pub use hash::{Digest, HashMode, HashNoPad, HashOrNoop, LinearHash, TwoToOne, hash_many};
+pub use sve::SveKernel;
 
 /// The Poseidon permutation of plonky2 / Polygon zkProver (width 12).
 #[derive(Clone, Copy, Debug)]
 pub struct Poseidon {
     constants: &'static FastConstants,
     batch: BatchTable,
-    /// The constants in the layout of the SVE kernel, where this build has the SVE kernels.
-    sve: Option<&'static aurum_sve::PoseidonConstants>,
+    /// The SVE kernel, where this CPU runs SVE (decided when built).
+    sve: Option<&'static SveKernel>,
 }
 
 impl Default for Poseidon {
@@ -37,7 +37,7 @@ impl Poseidon {
         Self {
             constants: FastConstants::get(),
             batch: MEASURED_BATCH,
-            sve: sve_constants(),
+            sve: SveKernel::get(),
         }
     }
 
@@ -56,40 +56,6 @@ impl Poseidon {
         self.batch = BatchTable::uniform(batch);
         self
     }
-}
-
-/// The SVE kernel's constant table (see [`aurum_sve::poseidon_table`]), built once per process
-/// from [`FastConstants::get`] where this build has the SVE kernels.
-fn sve_constants() -> Option<&'static aurum_sve::PoseidonConstants> {
-    static TABLE: OnceLock<Option<aurum_sve::PoseidonConstants>> = OnceLock::new();
-    if !aurum_sve::kernels_built() {
-        return None;
-    }
-    TABLE
-        .get_or_init(|| aurum_sve::PoseidonConstants::new(&sve_table(FastConstants::get())).ok())
-        .as_ref()
-}
-
-/// The constants laid out as [`aurum_sve::poseidon_table`] describes: the full rounds', the
-/// partial constants, the first partial matrix, the partial rows, the partial columns.
-fn sve_table(c: &FastConstants) -> Vec<u64> {
-    use aurum_sve::poseidon_table as layout;
-    let table: Vec<u64> = c
-        .full
-        .iter()
-        .flatten()
-        .chain(&c.partial)
-        .chain(c.first_partial_matrix.iter().flatten())
-        .chain(c.partial_rows.iter().flatten())
-        .chain(c.partial_cols.iter().flatten())
-        .map(|x| x.as_canonical_u64())
-        .collect();
-    debug_assert_eq!(table.len(), layout::LEN);
-    debug_assert_eq!(
-        table[layout::PARTIAL_COLS],
-        c.partial_cols[0][0].as_canonical_u64()
-    );
-    table
 }
 
 /// Measured with `benches/poseidon.rs` (`poseidon/packed/aurum-<backend>-b<B>`, ns per
@@ -231,6 +197,8 @@ impl Poseidon {
 }
 
 impl Permutation<WIDTH> for Poseidon {
+    type StateKernel = SveKernel;
+
     #[inline(always)]
     fn permute_batch<P: PackedField, const B: usize>(&self, states: &mut [[P; WIDTH]; B]) {
         // Work on a local copy: LLVM keeps a local array in registers more readily than
@@ -257,14 +225,8 @@ impl Permutation<WIDTH> for Poseidon {
         self.batch.get(backend)
     }
 
-    fn permute_native(&self, backend: Backend, states: &mut [[Goldilocks; WIDTH]]) -> bool {
-        match (self.sve, backend) {
-            (Some(constants), Backend::Sve) => aurum_sve::poseidon_plonky2(
-                constants,
-                aurum_goldilocks::raw::words_mut(states.as_flattened_mut()),
-            ),
-            _ => false,
-        }
+    fn state_kernel(&self, backend: Backend) -> Option<&SveKernel> {
+        self.sve.filter(|_| backend == Backend::Sve)
     }
 }
 

@@ -1,7 +1,8 @@
-//! The SVE kernel of plonky2's Poseidon (`aurum-sve`, width 12) against the scalar
-//! permutation: random and danger states, state counts around every vector length (full
-//! vectors and predicated tails); and every hash mode's and the compression's native bulk path
-//! against their scalar definitions.
+//! The SVE kernel of plonky2's Poseidon (`aurum-sve`, width 12; the permutation's
+//! [`Permutation::state_kernel`] for the SVE backend) against the scalar permutation: random
+//! and danger states, state counts around every vector length (full vectors and predicated
+//! tails); and every hash mode's and the compression's bulk path on SVE against their scalar
+//! definitions.
 //!
 //! Reported as **ignored** where SVE cannot run (other architectures, aarch64 cores without
 //! SVE, builds without the C kernels): a `harness = false` binary on `libtest-mimic`.
@@ -9,7 +10,7 @@
 use aurum_goldilocks::{Backend, Goldilocks, P};
 use aurum_poseidon::constants::{ROUND_CONSTANTS, WIDTH, mds_matrix};
 use aurum_poseidon::{Digest, HashNoPad, HashOrNoop, LinearHash, Poseidon, TwoToOne};
-use aurum_symmetric::{Compressor, Hasher, Permutation};
+use aurum_symmetric::{Compressor, Hasher, Permutation, StateKernel};
 use libtest_mimic::{Arguments, Trial};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -52,11 +53,15 @@ fn canonical(values: &[Goldilocks]) -> bool {
     aurum_goldilocks::raw::words(values).iter().all(|&x| x < P)
 }
 
+/// The SVE kernel of a new permutation (built where the CPU runs SVE).
+fn sve_kernel(perm: &Poseidon) -> Result<&aurum_poseidon::SveKernel, String> {
+    perm.state_kernel(Backend::Sve)
+        .ok_or_else(|| "the SVE kernel is not available".into())
+}
+
 fn permutation() -> Result<(), String> {
     let perm = Poseidon::new();
-    if !perm.permute_native(Backend::Sve, &mut []) {
-        return Err("the SVE kernel is not available".into());
-    }
+    let kernel = sve_kernel(&perm)?;
     let mut rng = StdRng::seed_from_u64(12);
     let mut counts: Vec<usize> = (0..=40).collect();
     counts.extend([63, 64, 65, 127, 128, 129, 300]);
@@ -72,9 +77,7 @@ fn permutation() -> Result<(), String> {
             }
         }
         let expected: Vec<State> = states.iter().map(|s| perm.permuted(*s)).collect();
-        if !perm.permute_native(Backend::Sve, &mut states) {
-            return Err("the SVE kernel did not run".into());
-        }
+        kernel.permute_states(&mut states);
         if let Some(k) = (0..n).find(|&k| states[k] != expected[k]) {
             return Err(format!(
                 "{n} states: state {k} differs: {:?} != {:?}",
@@ -147,9 +150,7 @@ fn known_answers() -> Result<(), String> {
         .iter()
         .flat_map(|(input, _)| vec![input.map(Goldilocks::from_u64); copies])
         .collect();
-    if !perm.permute_native(Backend::Sve, &mut states) {
-        return Err("the SVE kernel did not run".into());
-    }
+    sve_kernel(&perm)?.permute_states(&mut states);
     for (k, state) in states.iter().enumerate() {
         let (input, expected) = cases[k / copies];
         let words = aurum_goldilocks::raw::words(state);
@@ -222,9 +223,7 @@ fn mds_fold_wrap() -> Result<(), String> {
         states.push(state);
     }
     let expected: Vec<State> = states.iter().map(|s| perm.permuted(*s)).collect();
-    if !perm.permute_native(Backend::Sve, &mut states) {
-        return Err("the SVE kernel did not run".into());
-    }
+    sve_kernel(&perm)?.permute_states(&mut states);
     match (0..states.len()).find(|&k| states[k] != expected[k]) {
         Some(k) => Err(format!("state {k} (wrap in row {}) differs", k % WIDTH)),
         None => Ok(()),
@@ -234,17 +233,16 @@ fn mds_fold_wrap() -> Result<(), String> {
 const ROW_LENS: [usize; 9] = [0, 1, 3, 4, 5, 8, 9, 12, 17];
 const ROW_COUNTS: [usize; 7] = [1, 2, 63, 64, 65, 129, 200];
 
-/// `hash_rows_native` on SVE equals the scalar `hash` of every row.
+/// `hash_rows_on` SVE (on the kernel) equals the scalar `hash` of every row.
 fn rows_equal_scalar<H: Hasher<4>>(name: &str, hasher: &H, seed: u64) -> Result<(), String> {
+    sve_kernel(&Poseidon::new())?;
     let mut rng = StdRng::seed_from_u64(seed);
     for row_len in ROW_LENS {
         for rows in ROW_COUNTS {
             let data: Vec<Goldilocks> = (0..rows * row_len).map(|_| element(&mut rng)).collect();
-            // Stale values the native path must overwrite.
+            // Stale values the SVE path must overwrite.
             let mut digests = vec![[Goldilocks::from_u64(7); 4]; rows];
-            if !hasher.hash_rows_native(Backend::Sve, &data, row_len, &mut digests) {
-                return Err(format!("{name}: hash_rows_native did not run"));
-            }
+            hasher.hash_rows_on(Backend::Sve, &data, row_len, &mut digests);
             for r in 0..rows {
                 let expected = hasher.hash(&data[r * row_len..(r + 1) * row_len]);
                 if digests[r] != expected {
@@ -293,15 +291,14 @@ fn hash_many_modes() -> Result<(), String> {
 
 fn two_to_one() -> Result<(), String> {
     let compress = TwoToOne::new(Poseidon::new());
+    sve_kernel(&compress.perm)?;
     let mut rng = StdRng::seed_from_u64(5);
     for parents in [1, 2, 63, 64, 65, 129, 200] {
         let children: Vec<Digest> = (0..2 * parents)
             .map(|_| core::array::from_fn(|_| element(&mut rng)))
             .collect();
         let mut out = vec![[Goldilocks::from_u64(7); 4]; parents];
-        if !compress.compress_native(Backend::Sve, &children, &mut out) {
-            return Err("compress_native did not run".into());
-        }
+        compress.compress_layer_on(Backend::Sve, &children, &mut out);
         for i in 0..parents {
             if out[i] != compress.compress([children[2 * i], children[2 * i + 1]]) {
                 return Err(format!("parent {i} of {parents}"));
@@ -311,31 +308,13 @@ fn two_to_one() -> Result<(), String> {
     Ok(())
 }
 
-/// Off SVE the native paths decline and touch nothing.
+/// Off SVE there is no kernel: bulk calls on every other backend run the packed form.
 fn other_backends_decline() -> Result<(), String> {
     let perm = Poseidon::new();
-    let mut states = vec![[Goldilocks::ONE; WIDTH]; 5];
-    let mut digests = vec![[Goldilocks::ONE; 4]; 2];
-    for backend in [Backend::Scalar, Backend::Neon] {
-        if perm.permute_native(backend, &mut states)
-            || LinearHash::new(perm).hash_rows_native(
-                backend,
-                &[Goldilocks::ZERO; 18],
-                9,
-                &mut digests,
-            )
-            || HashOrNoop::new(perm).hash_rows_native(
-                backend,
-                &[Goldilocks::ZERO; 4],
-                2,
-                &mut digests,
-            )
-        {
-            return Err(format!("{backend}: a native kernel ran"));
+    for backend in Backend::ALL {
+        if backend != Backend::Sve && perm.state_kernel(backend).is_some() {
+            return Err(format!("{backend}: a whole-permutation kernel"));
         }
-    }
-    if states != vec![[Goldilocks::ONE; WIDTH]; 5] || digests != vec![[Goldilocks::ONE; 4]; 2] {
-        return Err("a declined call wrote".into());
     }
     Ok(())
 }

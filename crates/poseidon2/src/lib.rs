@@ -2,6 +2,7 @@
 
 mod layers;
 pub mod reference;
+mod sve;
 
 use core::marker::PhantomData;
 use std::collections::HashMap;
@@ -12,6 +13,7 @@ use aurum_symmetric::grain::{Grain, GrainParams};
 use aurum_symmetric::{BatchTable, Permutation};
 
 pub use layers::{HorizenLabsLayers, LinearLayers, Plonky3Layers, external_layer};
+pub use sve::SveKernel;
 
 /// External rounds before (and after) the internal rounds.
 pub const HALF_EXTERNAL_ROUNDS: usize = 4;
@@ -77,9 +79,8 @@ pub struct Poseidon2<L, const W: usize> {
     rc: PackedConstants<W>,
     diagonal: [Goldilocks; W],
     batch: BatchTable,
-    /// The constants in the layout of the SVE kernel, where the layers have one and this build
-    /// has the SVE kernels.
-    sve: Option<aurum_sve::Poseidon2Constants>,
+    /// The SVE kernel, where the layers have one and this CPU runs SVE (decided when built).
+    sve: Option<SveKernel<W>>,
     _layers: PhantomData<L>,
 }
 
@@ -118,20 +119,11 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
         {
             *rc = canonical(round);
         }
-        let sve = (L::SVE_KERNEL && aurum_sve::kernels_built())
-            .then(|| {
-                let words = |c: &Goldilocks| c.as_canonical_u64();
-                let external: Vec<u64> = constants
-                    .initial
-                    .iter()
-                    .chain(&constants.terminal)
-                    .flatten()
-                    .map(words)
-                    .collect();
-                let internal: Vec<u64> = constants.internal.iter().map(words).collect();
-                aurum_sve::Poseidon2Constants::new(W, &external, &internal).ok()
-            })
-            .flatten();
+        let sve = if L::SVE_KERNEL {
+            SveKernel::new(&constants)
+        } else {
+            None
+        };
         Self {
             rc: PackedConstants {
                 external,
@@ -235,6 +227,8 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
 }
 
 impl<L: LinearLayers<W>, const W: usize> Permutation<W> for Poseidon2<L, W> {
+    type StateKernel = SveKernel<W>;
+
     #[inline(always)]
     fn permute_batch<P: PackedField, const B: usize>(&self, states: &mut [[P; W]; B]) {
         for state in states.iter_mut() {
@@ -259,13 +253,7 @@ impl<L: LinearLayers<W>, const W: usize> Permutation<W> for Poseidon2<L, W> {
         self.batch.get(backend)
     }
 
-    fn permute_native(&self, backend: Backend, states: &mut [[Goldilocks; W]]) -> bool {
-        match (&self.sve, backend) {
-            (Some(constants), Backend::Sve) => aurum_sve::poseidon2_plonky3(
-                constants,
-                aurum_goldilocks::raw::words_mut(states.as_flattened_mut()),
-            ),
-            _ => false,
-        }
+    fn state_kernel(&self, backend: Backend) -> Option<&SveKernel<W>> {
+        self.sve.as_ref().filter(|_| backend == Backend::Sve)
     }
 }

@@ -34,11 +34,11 @@
 
 use core::fmt;
 
-use aurum_goldilocks::{Goldilocks, Goldilocks2, Kernel, P as MODULUS, PackedField, dispatch};
+use aurum_goldilocks::{Goldilocks, Goldilocks2, P as MODULUS, PackedField, backend};
 use rayon::prelude::*;
 
-use crate::Permutation;
-use crate::frame::in_own_frame;
+use crate::batch::{BatchedKernel, run_batched};
+use crate::permutation::Permutation;
 
 /// The largest proof-of-work difficulty and `sample_bits` width: `2^63 < p`, so 63 bits of a
 /// canonical sample are always defined (Plonky3 asserts the same bound).
@@ -306,6 +306,8 @@ impl<Perm: Permutation<W>, const W: usize> WitnessSearch<'_, Perm, W> {
         let round = (TASKS_PER_THREAD * threads * CANDIDATES_PER_TASK)
             .min(expected.div_ceil(4).next_multiple_of(CANDIDATES_PER_TASK))
             .max(CANDIDATES_PER_TASK);
+        let backend = backend();
+        let batch = self.perm.batch_size(backend);
         let mut start = 0u64;
         while start < MODULUS {
             let end = start.saturating_add(round).min(MODULUS);
@@ -315,11 +317,15 @@ impl<Perm: Permutation<W>, const W: usize> WitnessSearch<'_, Perm, W> {
                 .filter_map(|task| {
                     let first = start + task * CANDIDATES_PER_TASK;
                     let count = CANDIDATES_PER_TASK.min(end - first);
-                    dispatch(SearchRange {
-                        search: self,
-                        first,
-                        count,
-                    })
+                    run_batched(
+                        backend,
+                        batch,
+                        SearchRange {
+                            search: self,
+                            first,
+                            count,
+                        },
+                    )
                 })
                 .min();
             if found.is_some() {
@@ -338,35 +344,16 @@ struct SearchRange<'a, 'b, Perm, const W: usize> {
     count: u64,
 }
 
-impl<Perm: Permutation<W>, const W: usize> Kernel for SearchRange<'_, '_, Perm, W> {
+impl<Perm: Permutation<W>, const W: usize> BatchedKernel for SearchRange<'_, '_, Perm, W> {
     type Output = Option<u64>;
 
     #[inline(always)]
-    fn run<P: PackedField>(self) -> Option<u64> {
-        // Each batch size in a frame of its own (see `crate::frame`).
-        match self.search.perm.batch_size(P::BACKEND) {
-            4 => in_own_frame::<P, _>(SearchBatched::<_, W, 4>(self)),
-            2 => in_own_frame::<P, _>(SearchBatched::<_, W, 2>(self)),
-            _ => in_own_frame::<P, _>(SearchBatched::<_, W, 1>(self)),
-        }
-    }
-}
-
-/// [`SearchRange`] at batch size `B`.
-struct SearchBatched<'a, 'b, Perm, const W: usize, const B: usize>(SearchRange<'a, 'b, Perm, W>);
-
-impl<Perm: Permutation<W>, const W: usize, const B: usize> Kernel
-    for SearchBatched<'_, '_, Perm, W, B>
-{
-    type Output = Option<u64>;
-
-    #[inline(always)]
-    fn run<P: PackedField>(self) -> Option<u64> {
+    fn run<P: PackedField, const B: usize>(self) -> Option<u64> {
         let SearchRange {
             search,
             first,
             count,
-        } = self.0;
+        } = self;
         let template = search.template.map(P::broadcast);
         let group = (P::WIDTH * B) as u64;
         let mut base = first;
@@ -406,6 +393,8 @@ mod tests {
     struct Mix;
 
     impl Permutation<8> for Mix {
+        type StateKernel = crate::NoStateKernel;
+
         #[inline(always)]
         fn permute_batch<P: PackedField, const B: usize>(&self, states: &mut [[P; 8]; B]) {
             for state in states.iter_mut() {

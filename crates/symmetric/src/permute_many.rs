@@ -1,17 +1,19 @@
 //! `permute_many`: the runtime-dispatched, rayon-parallel bulk permutation.
 
-use aurum_goldilocks::{Goldilocks, Kernel, PackedField, backend, dispatch};
+use aurum_goldilocks::{Goldilocks, Kernel, PackedField, backend};
 use rayon::prelude::*;
 
-use crate::frame::in_own_frame;
-use crate::{Permutation, pack_states, unpack_states};
+use crate::batch::{BatchedKernel, run_batched};
+use crate::lanes::{pack_states, unpack_states};
+use crate::permutation::{Permutation, StateKernel};
 
 /// Below this many states `permute_many` stays on the calling thread.
 pub const PERMUTE_MANY_PARALLEL_THRESHOLD: usize = 512;
 /// States per rayon task (a multiple of every backend's `WIDTH · B`).
 const CHUNK_STATES: usize = 256;
 
-/// Permutes `states` on one thread with packed type `P` (see [`permute_many`]).
+/// Permutes `states` on one thread with packed type `P` (see [`permute_many`]): a [`Kernel`]
+/// to run the packed form on a chosen backend (`dispatch_on`), at a chosen batch size.
 #[derive(Debug)]
 pub struct PermuteMany<'a, Perm, const W: usize> {
     /// The permutation.
@@ -32,28 +34,22 @@ impl<Perm: Permutation<W>, const W: usize> Kernel for PermuteMany<'_, Perm, W> {
             states,
             batch,
         } = self;
-        // Each batch size in a frame of its own (see `crate::frame`).
-        match batch.unwrap_or_else(|| perm.batch_size(P::BACKEND)) {
-            4 => in_own_frame::<P, _>(PermuteBatches::<_, W, 4> { perm, states }),
-            2 => in_own_frame::<P, _>(PermuteBatches::<_, W, 2> { perm, states }),
-            _ => in_own_frame::<P, _>(PermuteBatches::<_, W, 1> { perm, states }),
-        }
+        let batch = batch.unwrap_or_else(|| perm.batch_size(P::BACKEND));
+        run_batched(P::BACKEND, batch, PermuteBatches { perm, states });
     }
 }
 
-/// [`PermuteMany`] at batch size `B`.
-struct PermuteBatches<'a, Perm, const W: usize, const B: usize> {
+/// The packed form on `states`, `B` packed states at a time.
+struct PermuteBatches<'a, Perm, const W: usize> {
     perm: &'a Perm,
     states: &'a mut [[Goldilocks; W]],
 }
 
-impl<Perm: Permutation<W>, const W: usize, const B: usize> Kernel
-    for PermuteBatches<'_, Perm, W, B>
-{
+impl<Perm: Permutation<W>, const W: usize> BatchedKernel for PermuteBatches<'_, Perm, W> {
     type Output = ();
 
     #[inline(always)]
-    fn run<P: PackedField>(self) {
+    fn run<P: PackedField, const B: usize>(self) {
         permute_in_batches::<P, Perm, W, B>(self.perm, self.states);
     }
 }
@@ -96,21 +92,30 @@ fn permute_in_batches<P: PackedField, Perm: Permutation<W>, const W: usize, cons
 /// run time (fast without RUSTFLAGS), grouped by the permutation's preferred batch size, and
 /// spread over rayon's threads above [`PERMUTE_MANY_PARALLEL_THRESHOLD`] states.
 ///
-/// Where the selected backend has a kernel outside the packed design for this permutation
-/// (SVE, see [`Permutation::permute_native`]), each chunk runs that instead.
+/// Where the permutation has a whole-permutation kernel for the selected backend (SVE, see
+/// [`Permutation::state_kernel`]), each chunk runs that instead.
 pub fn permute_many<Perm: Permutation<W>, const W: usize>(
     perm: &Perm,
     states: &mut [[Goldilocks; W]],
 ) {
-    let run = |states: &mut [[Goldilocks; W]]| {
-        if !perm.permute_native(backend(), states) {
-            dispatch(PermuteMany {
-                perm,
-                states,
-                batch: None,
+    let backend = backend();
+    match perm.state_kernel(backend) {
+        Some(kernel) => in_chunks(states, |states| kernel.permute_states(states)),
+        None => {
+            let batch = perm.batch_size(backend);
+            in_chunks(states, |states| {
+                run_batched(backend, batch, PermuteBatches { perm, states });
             });
         }
-    };
+    }
+}
+
+/// Runs `run` on all `states` on this thread, or on chunks of them over rayon's threads above
+/// [`PERMUTE_MANY_PARALLEL_THRESHOLD`] states.
+fn in_chunks<const W: usize>(
+    states: &mut [[Goldilocks; W]],
+    run: impl Fn(&mut [[Goldilocks; W]]) + Send + Sync,
+) {
     if states.len() < PERMUTE_MANY_PARALLEL_THRESHOLD {
         run(states);
     } else {

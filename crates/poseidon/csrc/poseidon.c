@@ -12,8 +12,8 @@
  * canonical results are scattered back.
  *
  * The constants are data, derived in Rust (`aurum_poseidon::FastConstants`) and passed as one
- * flat table of canonical u64 values (`aurum_sve::PoseidonConstants` checks length and
- * canonicity), at these offsets:
+ * flat table of canonical u64 values (laid out by `aurum_poseidon::SveKernel`), at these
+ * offsets:
  *
  *   PC_FULL     0    8 x 12  round constants of the full rounds 0-3 and 26-29 (those of round
  *                            26 include the constants moved out of the partial rounds)

@@ -16,7 +16,7 @@
 //! first. An optional `scale` is folded into the first layer executed (for `1/n` and
 //! similar), costing one multiplication per butterfly instead of a pass over memory.
 
-use aurum_goldilocks::{Goldilocks, Kernel, PackedField};
+use aurum_goldilocks::{Goldilocks, Kernel, PackedField, in_own_frame};
 
 use crate::twiddles::Twiddles;
 
@@ -536,7 +536,7 @@ fn layers_in_own_frame<Q: PackedField>(
     flow: Flow,
     scale: Option<Goldilocks>,
 ) {
-    crate::schedule::run(
+    in_own_frame(
         Q::BACKEND,
         Layers {
             block,
@@ -616,7 +616,7 @@ fn layers<Q: PackedField>(
                 lo - 2
             }
         };
-        crate::schedule::run(
+        in_own_frame(
             Q::BACKEND,
             Radix4Layer {
                 block: &mut *block,
@@ -644,7 +644,7 @@ fn layer_in_own_frame<Q: PackedField>(
     flow: Flow,
     scale: Option<Goldilocks>,
 ) {
-    crate::schedule::run(
+    in_own_frame(
         Q::BACKEND,
         Radix2Layer {
             block,
@@ -1088,7 +1088,7 @@ impl StripeLayers<'_> {
                     lo - 2
                 }
             };
-            crate::schedule::run(
+            in_own_frame(
                 P::BACKEND,
                 StripeRadix4 {
                     layers: self,
@@ -1114,7 +1114,7 @@ impl StripeLayers<'_> {
         log_d: usize,
         scale: Option<Goldilocks>,
     ) {
-        crate::schedule::run(
+        in_own_frame(
             P::BACKEND,
             StripeRadix2 {
                 layers: self,

@@ -16,8 +16,9 @@
 //! first. An optional `scale` is folded into the first layer executed (for `1/n` and
 //! similar), costing one multiplication per butterfly instead of a pass over memory.
 
-use aurum_goldilocks::{Goldilocks, Kernel, PackedField, in_own_frame};
+use aurum_goldilocks::{Goldilocks, Kernel, PackedField};
 
+use crate::stack_frame::{in_own_frame, step};
 use crate::twiddles::Twiddles;
 
 /// Which butterfly network.
@@ -536,47 +537,21 @@ fn layers_in_own_frame<Q: PackedField>(
     flow: Flow,
     scale: Option<Goldilocks>,
 ) {
-    in_own_frame(
-        Q::BACKEND,
-        Layers {
-            block,
-            width,
-            lo,
-            hi,
-            twiddles,
-            flow,
-            scale,
-        },
-    );
+    in_own_frame::<Q, Layers, _>((block, width, lo, hi, twiddles, flow, scale));
 }
 
-/// The arguments of [`layers`], as a kernel.
-struct Layers<'a> {
-    block: &'a mut [Goldilocks],
-    width: usize,
-    lo: usize,
-    hi: usize,
-    twiddles: &'a Twiddles,
-    flow: Flow,
-    scale: Option<Goldilocks>,
-}
-
-impl Kernel for Layers<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run<P: PackedField>(self) {
-        layers::<P>(
-            self.block,
-            self.width,
-            self.lo,
-            self.hi,
-            self.twiddles,
-            self.flow,
-            self.scale,
-        );
-    }
-}
+step!(
+    /// [`layers`], as a step run in a frame of its own.
+    Layers: for<'a> layers(
+        block: &'a mut [Goldilocks],
+        width: usize,
+        lo: usize,
+        hi: usize,
+        twiddles: &'a Twiddles,
+        flow: Flow,
+        scale: Option<Goldilocks>,
+    )
+);
 
 /// The layers with spans `2^lo … 2^(hi−1)` over a block of whole butterfly groups, in flow
 /// order, fused two at a time into radix-4 steps (half the loads and stores of radix-2). A
@@ -616,16 +591,7 @@ fn layers<Q: PackedField>(
                 lo - 2
             }
         };
-        in_own_frame(
-            Q::BACKEND,
-            Radix4Layer {
-                block: &mut *block,
-                width,
-                log_h: inner,
-                twiddles,
-                flow,
-            },
-        );
+        in_own_frame::<Q, Radix4Layer, _>((&mut *block, width, inner, twiddles, flow));
     }
     if hi > lo {
         layer_in_own_frame::<Q>(block, width, lo, twiddles, flow, None);
@@ -644,62 +610,31 @@ fn layer_in_own_frame<Q: PackedField>(
     flow: Flow,
     scale: Option<Goldilocks>,
 ) {
-    in_own_frame(
-        Q::BACKEND,
-        Radix2Layer {
-            block,
-            width,
-            log_span,
-            twiddles,
-            flow,
-            scale,
-        },
-    );
+    in_own_frame::<Q, Radix2Layer, _>((block, width, log_span, twiddles, flow, scale));
 }
 
-/// The arguments of [`layer`], as a kernel.
-struct Radix2Layer<'a> {
-    block: &'a mut [Goldilocks],
-    width: usize,
-    log_span: usize,
-    twiddles: &'a Twiddles,
-    flow: Flow,
-    scale: Option<Goldilocks>,
-}
+step!(
+    /// [`layer`], as a step run in a frame of its own.
+    Radix2Layer: for<'a> layer(
+        block: &'a mut [Goldilocks],
+        width: usize,
+        log_span: usize,
+        twiddles: &'a Twiddles,
+        flow: Flow,
+        scale: Option<Goldilocks>,
+    )
+);
 
-impl Kernel for Radix2Layer<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run<P: PackedField>(self) {
-        layer::<P>(
-            self.block,
-            self.width,
-            self.log_span,
-            self.twiddles,
-            self.flow,
-            self.scale,
-        );
-    }
-}
-
-/// The arguments of [`radix4_layer`], as a kernel (a frame of its own, as [`Radix2Layer`]).
-struct Radix4Layer<'a> {
-    block: &'a mut [Goldilocks],
-    width: usize,
-    log_h: usize,
-    twiddles: &'a Twiddles,
-    flow: Flow,
-}
-
-impl Kernel for Radix4Layer<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run<P: PackedField>(self) {
-        radix4_layer::<P>(self.block, self.width, self.log_h, self.twiddles, self.flow);
-    }
-}
+step!(
+    /// [`radix4_layer`], as a step run in a frame of its own (as [`Radix2Layer`]).
+    Radix4Layer: for<'a> radix4_layer(
+        block: &'a mut [Goldilocks],
+        width: usize,
+        log_h: usize,
+        twiddles: &'a Twiddles,
+        flow: Flow,
+    )
+);
 
 /// The two layers with spans `2h` and `h = 2^log_h` as one radix-4 step over groups of
 /// `4h` rows: rows `t, t+h, t+2h, t+3h` are combined by the span-`2h` butterflies
@@ -1088,14 +1023,7 @@ impl StripeLayers<'_> {
                     lo - 2
                 }
             };
-            in_own_frame(
-                P::BACKEND,
-                StripeRadix4 {
-                    layers: self,
-                    stripes: &mut *stripes,
-                    log_d: inner,
-                },
-            );
+            in_own_frame::<P, StripeRadix4, _>((self, &mut *stripes, inner));
         }
         if hi > lo {
             self.radix2_in_own_frame::<P>(stripes, lo, None);
@@ -1114,15 +1042,7 @@ impl StripeLayers<'_> {
         log_d: usize,
         scale: Option<Goldilocks>,
     ) {
-        in_own_frame(
-            P::BACKEND,
-            StripeRadix2 {
-                layers: self,
-                stripes,
-                log_d,
-                scale,
-            },
-        );
+        in_own_frame::<P, StripeRadix2, _>((self, stripes, log_d, scale));
     }
 
     /// The layer pairing stripes `2^log_d` apart (span `2^log_d · unit` rows).
@@ -1176,39 +1096,24 @@ impl StripeLayers<'_> {
     }
 }
 
-/// [`StripeLayers::radix2`] as a kernel (a frame of its own).
-struct StripeRadix2<'a, 'b, 'c> {
-    layers: &'a StripeLayers<'b>,
-    stripes: &'a mut [&'c mut [Goldilocks]],
-    log_d: usize,
-    scale: Option<Goldilocks>,
-}
+step!(
+    /// [`StripeLayers::radix2`], as a step run in a frame of its own.
+    StripeRadix2: for<'a, 'b, 'c> StripeLayers::radix2(
+        layers: &'a StripeLayers<'b>,
+        stripes: &'a mut [&'c mut [Goldilocks]],
+        log_d: usize,
+        scale: Option<Goldilocks>,
+    )
+);
 
-impl Kernel for StripeRadix2<'_, '_, '_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run<P: PackedField>(self) {
-        self.layers
-            .radix2::<P>(self.stripes, self.log_d, self.scale);
-    }
-}
-
-/// [`StripeLayers::radix4`] as a kernel (a frame of its own).
-struct StripeRadix4<'a, 'b, 'c> {
-    layers: &'a StripeLayers<'b>,
-    stripes: &'a mut [&'c mut [Goldilocks]],
-    log_d: usize,
-}
-
-impl Kernel for StripeRadix4<'_, '_, '_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run<P: PackedField>(self) {
-        self.layers.radix4::<P>(self.stripes, self.log_d);
-    }
-}
+step!(
+    /// [`StripeLayers::radix4`], as a step run in a frame of its own.
+    StripeRadix4: for<'a, 'b, 'c> StripeLayers::radix4(
+        layers: &'a StripeLayers<'b>,
+        stripes: &'a mut [&'c mut [Goldilocks]],
+        log_d: usize,
+    )
+);
 
 /// The middle of a fused coset LDE, for one stripe task: the top layers of the inverse (DIT)
 /// on the coefficient block's stripes, then for every coset block its scaled copy of them and

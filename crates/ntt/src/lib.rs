@@ -8,6 +8,7 @@ mod kernels;
 mod lde;
 mod narrow;
 mod schedule;
+mod stack_frame;
 mod twiddles;
 
 use aurum_goldilocks::{Backend, Goldilocks};

@@ -5,7 +5,7 @@
 //! working sets fit in the L2 cache, and each pass is cut into independent rayon tasks.
 //! All of it is safe Rust: tasks own disjoint `&mut` sub-slices built with `chunks_exact_mut`.
 
-use aurum_goldilocks::{Backend, Goldilocks, Kernel, dispatch_on};
+use aurum_goldilocks::{Backend, Goldilocks, Kernel, in_own_frame};
 use rayon::prelude::*;
 
 use crate::kernels::{
@@ -25,15 +25,6 @@ const PARALLEL_THRESHOLD: usize = 1 << 14;
 /// ranges of at least this many (512 bytes, a run the prefetcher streams), so that a working
 /// set holds many rows and every pass covers as many layers as it would for a narrow matrix.
 const MIN_COLUMNS: usize = 64;
-
-/// Runs a kernel on a backend the caller has checked is supported.
-#[inline]
-pub(crate) fn run<K: Kernel>(backend: Backend, kernel: K) -> K::Output {
-    match dispatch_on(backend, kernel) {
-        Ok(out) => out,
-        Err(e) => unreachable!("backend support is checked before any kernel runs: {e}"),
-    }
-}
 
 fn floor_log2(x: usize) -> usize {
     (usize::BITS - 1 - x.max(1).leading_zeros()) as usize
@@ -239,9 +230,13 @@ pub(crate) fn run_passes(
                     })
                     .collect();
                 if parallel {
-                    tasks.into_par_iter().for_each(|task| run(backend, task));
+                    tasks
+                        .into_par_iter()
+                        .for_each(|task| in_own_frame(backend, task));
                 } else {
-                    tasks.into_iter().for_each(|task| run(backend, task));
+                    tasks
+                        .into_iter()
+                        .for_each(|task| in_own_frame(backend, task));
                 }
             }
         }
@@ -275,9 +270,9 @@ fn block_pass(
         values
             .par_chunks_mut(block_len)
             .enumerate()
-            .for_each(|(k, block)| run(backend, kernel(block, k << log_block)));
+            .for_each(|(k, block)| in_own_frame(backend, kernel(block, k << log_block)));
     } else {
-        run(backend, kernel(values, 0));
+        in_own_frame(backend, kernel(values, 0));
     }
 }
 
@@ -409,9 +404,13 @@ pub(crate) fn fused_top_pass(
         })
         .collect();
     if parallel {
-        tasks.into_par_iter().for_each(|task| run(backend, task));
+        tasks
+            .into_par_iter()
+            .for_each(|task| in_own_frame(backend, task));
     } else {
-        tasks.into_iter().for_each(|task| run(backend, task));
+        tasks
+            .into_iter()
+            .for_each(|task| in_own_frame(backend, task));
     }
 }
 
@@ -436,7 +435,7 @@ pub(crate) fn load(values: &mut [Goldilocks], width: usize, source: Source<'_>, 
         .par_chunks_mut(rows_per_chunk * width)
         .enumerate()
         .for_each(|(k, dst)| {
-            run(
+            in_own_frame(
                 backend,
                 Load {
                     dst,
@@ -469,7 +468,7 @@ pub(crate) fn scale_rows(
             .zip(src.par_chunks(chunk))
             .enumerate()
             .for_each(|(k, (dst, src))| {
-                run(
+                in_own_frame(
                     backend,
                     ScaleRows {
                         dst,
@@ -481,7 +480,7 @@ pub(crate) fn scale_rows(
                 );
             }),
         None => dst.par_chunks_mut(chunk).enumerate().for_each(|(k, dst)| {
-            run(
+            in_own_frame(
                 backend,
                 ScaleRows {
                     dst,

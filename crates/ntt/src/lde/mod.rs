@@ -28,6 +28,9 @@ impl Ntt {
     /// `|H'| = 2^added_bits · |H|`, in `output` order, as a new `height << added_bits` row
     /// matrix. Equals `p3-dft`'s `coset_lde_batch` on [`Domain::PLONKY3`] and plonky2's
     /// `lde_onto_coset` on [`Domain::PLONKY2`] (with that domain's shift).
+    ///
+    /// [`Domain::PLONKY3`]: crate::Domain::PLONKY3
+    /// [`Domain::PLONKY2`]: crate::Domain::PLONKY2
     pub fn coset_lde<E: NttElement>(
         &self,
         values: &[E],
@@ -36,12 +39,8 @@ impl Ntt {
         shift: Goldilocks,
         output: Order,
     ) -> Result<Vec<E>, NttError> {
-        let shape = shape::<E>(values.len(), width)?;
-        let out_len = check_lde::<E>(values.len(), shape, added_bits)?;
-        if shift.is_zero() {
-            return Err(NttError::ZeroShift);
-        }
-        let backend = self.backend()?;
+        let (shape, out_len, backend) =
+            self.checked_lde::<E>(values.len(), width, added_bits, shift)?;
         // Allocated zeroed, not filled: the pages are first touched (faulted in, zeroed by the
         // kernel) by the threads that write them.
         let mut out = try_zeroed::<E>(out_len, LDE)?;
@@ -70,12 +69,8 @@ impl Ntt {
         shift: Goldilocks,
         output: Order,
     ) -> Result<Vec<E>, NttError> {
-        let shape = shape::<E>(values.len(), width)?;
-        let out_len = check_lde::<E>(values.len(), shape, added_bits)?;
-        if shift.is_zero() {
-            return Err(NttError::ZeroShift);
-        }
-        let backend = self.backend()?;
+        let (shape, out_len, backend) =
+            self.checked_lde::<E>(values.len(), width, added_bits, shift)?;
         if direct_natural(shape, added_bits, output, backend) {
             let mut out = try_zeroed::<E>(out_len, LDE)?;
             self.lde_base(
@@ -109,6 +104,24 @@ impl Ntt {
             backend,
         )?;
         Ok(values)
+    }
+
+    /// The checks of [`Ntt::coset_lde`] and [`Ntt::coset_lde_vec`], in order — the shape, the
+    /// output's length, the shift — then the backend; returns the shape, the output length and
+    /// the backend.
+    fn checked_lde<E: NttElement>(
+        &self,
+        len: usize,
+        width: usize,
+        added_bits: usize,
+        shift: Goldilocks,
+    ) -> Result<(Shape, usize, Backend), NttError> {
+        let shape = shape::<E>(len, width)?;
+        let out_len = check_lde::<E>(len, shape, added_bits)?;
+        if shift.is_zero() {
+            return Err(NttError::ZeroShift);
+        }
+        Ok((shape, out_len, self.backend()?))
     }
 
     /// [`Ntt::coset_lde`] into a caller-provided buffer of exactly `values.len() << added_bits`

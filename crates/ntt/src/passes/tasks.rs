@@ -113,15 +113,7 @@ pub(crate) fn run_passes(
                         col0: task.col0,
                     })
                     .collect();
-                if parallel {
-                    tasks
-                        .into_par_iter()
-                        .for_each(|task| in_own_frame(backend, task));
-                } else {
-                    tasks
-                        .into_iter()
-                        .for_each(|task| in_own_frame(backend, task));
-                }
+                run_tasks(tasks, parallel, backend);
             }
         }
     }
@@ -287,6 +279,12 @@ pub(crate) fn fused_top_pass(
             }
         })
         .collect();
+    run_tasks(tasks, parallel, backend);
+}
+
+/// Runs the tasks of a pass, each a kernel entered on `backend`, on rayon's threads when
+/// `parallel`.
+fn run_tasks<K: Kernel<Output = ()> + Send>(tasks: Vec<K>, parallel: bool, backend: Backend) {
     if parallel {
         tasks
             .into_par_iter()

@@ -3,7 +3,7 @@
 
 use aurum_goldilocks::Goldilocks;
 
-use crate::NttError;
+use crate::error::NttError;
 
 /// The largest supported transform: `2^32` (Goldilocks' two-adicity).
 pub const MAX_LOG_SIZE: usize = 32;

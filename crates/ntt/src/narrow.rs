@@ -6,15 +6,16 @@
 use aurum_goldilocks::{Backend, Goldilocks};
 use rayon::prelude::*;
 
-use crate::NttError;
-use crate::kernels::{Flow, Source};
-use crate::schedule;
+use crate::butterflies::flow::Flow;
+use crate::error::NttError;
+use crate::passes::tasks;
+use crate::source::Source;
 use crate::twiddles::Twiddles;
 
 /// Rows per parallel copy task.
 const COPY_ROWS: usize = 1 << 12;
 
-/// [`schedule::transform`], transposing narrow matrices to single columns first.
+/// [`tasks::transform`], transposing narrow matrices to single columns first.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn transform(
     values: &mut [Goldilocks],
@@ -29,13 +30,14 @@ pub(crate) fn transform(
     let n = 1usize << log_n;
     let lanes = backend.lanes();
     if width == 1 || width >= lanes || n < 2 * lanes {
-        schedule::transform(values, width, log_n, twiddles, flow, scale, backend, source);
+        tasks::transform(values, width, log_n, twiddles, flow, scale, backend, source);
         return Ok(());
     }
     // Allocated before the source is loaded: a failure leaves `values` as they were.
-    let mut columns: Vec<Goldilocks> = crate::try_zeroed(values.len(), "the NTT's columns")?;
+    let mut columns: Vec<Goldilocks> =
+        crate::buffers::try_zeroed(values.len(), "the NTT's columns")?;
     if let Some(source) = source {
-        schedule::load(values, width, source, backend);
+        tasks::load(values, width, source, backend);
     }
     // Column-major copy: task k writes rows [k·COPY_ROWS, …) of one column.
     let src: &[Goldilocks] = values;
@@ -53,7 +55,7 @@ pub(crate) fn transform(
             }
         });
     columns.par_chunks_mut(n).for_each(|column| {
-        schedule::transform(column, 1, log_n, twiddles, flow, scale, backend, None);
+        tasks::transform(column, 1, log_n, twiddles, flow, scale, backend, None);
     });
     values
         .par_chunks_mut(COPY_ROWS * width)

@@ -1,145 +1,20 @@
-//! The cache-aware, parallel schedule of a batched transform (everything outside kernels).
-//!
-//! A size-`2^k` radix-2 network has `k` layers. Running them one at a time would stream the
-//! whole matrix through memory `k` times; instead [`Plan`] groups the layers into passes whose
-//! working sets fit in the L2 cache, and each pass is cut into independent rayon tasks.
-//! All of it is safe Rust: tasks own disjoint `&mut` sub-slices built with `chunks_exact_mut`.
+//! Runs the passes of a [`Plan`]: each pass cut into independent rayon tasks (disjoint `&mut`
+//! sub-slices built with `chunks_exact_mut`), each task a pass kernel entered through runtime
+//! dispatch; and the parallel row loads and scalings outside transforms.
 
-use aurum_goldilocks::{Backend, Goldilocks, Kernel, dispatch_on};
+use aurum_goldilocks::{Backend, Goldilocks, Kernel, in_own_frame};
 use rayon::prelude::*;
 
-use crate::kernels::{
-    BlockPass, Flow, FusedTopPass, Powers, ScaleRows, Source, StripeLayers, StripePass,
-};
+use crate::butterflies::flow::Flow;
+use crate::passes::block::BlockPass;
+use crate::passes::plan::{Pass, Plan, WORKING_SET};
+use crate::passes::stripe::{FusedTopPass, StripeLayers, StripePass};
+use crate::scaling::{Powers, ScaleRows};
+use crate::source::Source;
 use crate::twiddles::Twiddles;
 
-/// Elements in one task's working set (512 KiB: half of a Zen 4 / recent Intel L2, leaving
-/// room for twiddles and the other hyperthread).
-pub(crate) const WORKING_SET: usize = 1 << 16;
-/// Shortest contiguous run (elements) a stripe pass reads per stripe: whole cache lines and
-/// enough to keep the hardware prefetcher streaming.
-const MIN_RUN: usize = 256;
 /// Below this many elements a transform runs on the calling thread.
 const PARALLEL_THRESHOLD: usize = 1 << 14;
-/// Rows at least [`MIN_RUN`] elements long are "wide": their passes cut the columns into
-/// ranges of at least this many (512 bytes, a run the prefetcher streams), so that a working
-/// set holds many rows and every pass covers as many layers as it would for a narrow matrix.
-const MIN_COLUMNS: usize = 64;
-
-/// Runs a kernel on a backend the caller has checked is supported.
-#[inline]
-pub(crate) fn run<K: Kernel>(backend: Backend, kernel: K) -> K::Output {
-    match dispatch_on(backend, kernel) {
-        Ok(out) => out,
-        Err(e) => unreachable!("backend support is checked before any kernel runs: {e}"),
-    }
-}
-
-fn floor_log2(x: usize) -> usize {
-    (usize::BITS - 1 - x.max(1).leading_zeros()) as usize
-}
-
-/// One pass over the matrix: a group of layers whose butterflies stay inside cache-sized
-/// tasks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Pass {
-    /// The `log_block` layers with the smallest spans, on contiguous blocks of `2^log_block`
-    /// rows, each an independent transform ([`BlockPass`]).
-    Block { log_block: usize },
-    /// The `r` layers with spans `2^log_unit … 2^(log_unit + r − 1)`, on tasks of `2^r`
-    /// stripes ([`StripePass`]).
-    Stripe { log_unit: usize, r: usize },
-}
-
-/// How the `log_n` layers of a transform of a `2^log_n × width` matrix are grouped into
-/// passes that fit a working set (a generalisation of the "four-step" split):
-///
-/// * the **block pass** runs the `b` layers with the smallest spans: they stay inside
-///   contiguous blocks of `2^b` rows, each an independent size-`2^b` transform (the twiddles of
-///   a layer depend only on its span), so blocks go to rayon tasks;
-/// * the remaining layers run in **stripe passes** of `r` layers each: for spans
-///   `u, 2u, …, 2^(r−1)u` the butterflies only ever combine rows `t + i·u` (`i < 2^r`) of one
-///   `2^r·u`-row group, so taking a few consecutive `t` at once gives tasks of `2^r`
-///   contiguous runs that fit in cache.
-///
-/// Wide rows (at least [`MIN_RUN`] elements) have no block pass: a block of them would hold
-/// few rows. Every pass is a stripe pass instead (the lowest with unit 1), and each task takes
-/// a range of the columns, so a task holds `2^r` row pieces of [`MIN_COLUMNS`] or more.
-///
-/// DIF runs the passes largest spans first; DIT the reverse. Both flows of one shape use the
-/// same passes, which lets an LDE fuse the inverse's last pass with the forward's first.
-#[derive(Clone, Debug)]
-pub(crate) struct Plan {
-    pub width: usize,
-    pub log_n: usize,
-    /// Rows per stripe run.
-    pub rows: usize,
-    /// Columns per stripe task (`width`, or less for wide rows).
-    pub columns: usize,
-    /// The passes in DIF order (largest spans first).
-    pub passes: Vec<Pass>,
-}
-
-impl Plan {
-    pub(crate) fn new(width: usize, log_n: usize, working_set: usize) -> Plan {
-        if width >= MIN_RUN && log_n > 0 {
-            let max_r = floor_log2(working_set / MIN_COLUMNS).max(1);
-            let passes = log_n.div_ceil(max_r);
-            let largest = log_n.div_ceil(passes);
-            let columns = (working_set >> largest).clamp(MIN_COLUMNS, width);
-            let mut log_unit = log_n;
-            let passes = (0..passes)
-                .map(|p| {
-                    let r = log_n / passes + usize::from(p < log_n % passes);
-                    log_unit -= r;
-                    Pass::Stripe { log_unit, r }
-                })
-                .collect();
-            return Plan {
-                width,
-                log_n,
-                rows: 1,
-                columns,
-                passes,
-            };
-        }
-        // Block pass: as many of the smallest-span layers as fit a working set (at least one).
-        let log_block = floor_log2(working_set / width).clamp(log_n.min(1), log_n);
-        let upper = log_n - log_block;
-        // Stripe passes: runs of `rows` rows per stripe, `2^r` stripes per task.
-        let rows = (MIN_RUN.min(working_set) / width)
-            .next_power_of_two()
-            .min(1 << log_block)
-            .max(1);
-        let max_r = floor_log2(working_set / (rows * width)).max(1);
-        let stripe_passes = upper.div_ceil(max_r);
-        let mut log_unit = log_n;
-        let mut passes: Vec<Pass> = (0..stripe_passes)
-            .map(|p| {
-                let r = upper / stripe_passes + usize::from(p < upper % stripe_passes);
-                log_unit -= r;
-                Pass::Stripe { log_unit, r }
-            })
-            .collect();
-        passes.push(Pass::Block { log_block });
-        Plan {
-            width,
-            log_n,
-            rows,
-            columns: width,
-            passes,
-        }
-    }
-
-    /// The passes in the order `flow` runs them.
-    pub(crate) fn in_flow_order(&self, flow: Flow) -> Vec<Pass> {
-        let mut passes = self.passes.clone();
-        if flow == Flow::Dit {
-            passes.reverse();
-        }
-        passes
-    }
-}
 
 /// The transform (DIF or DIT) of every column of a row-major `2^log_n × width` matrix.
 #[allow(clippy::too_many_arguments)]
@@ -238,11 +113,7 @@ pub(crate) fn run_passes(
                         col0: task.col0,
                     })
                     .collect();
-                if parallel {
-                    tasks.into_par_iter().for_each(|task| run(backend, task));
-                } else {
-                    tasks.into_iter().for_each(|task| run(backend, task));
-                }
+                run_tasks(tasks, parallel, backend);
             }
         }
     }
@@ -275,9 +146,9 @@ fn block_pass(
         values
             .par_chunks_mut(block_len)
             .enumerate()
-            .for_each(|(k, block)| run(backend, kernel(block, k << log_block)));
+            .for_each(|(k, block)| in_own_frame(backend, kernel(block, k << log_block)));
     } else {
-        run(backend, kernel(values, 0));
+        in_own_frame(backend, kernel(values, 0));
     }
 }
 
@@ -408,10 +279,20 @@ pub(crate) fn fused_top_pass(
             }
         })
         .collect();
+    run_tasks(tasks, parallel, backend);
+}
+
+/// Runs the tasks of a pass, each a kernel entered on `backend`, on rayon's threads when
+/// `parallel`.
+fn run_tasks<K: Kernel<Output = ()> + Send>(tasks: Vec<K>, parallel: bool, backend: Backend) {
     if parallel {
-        tasks.into_par_iter().for_each(|task| run(backend, task));
+        tasks
+            .into_par_iter()
+            .for_each(|task| in_own_frame(backend, task));
     } else {
-        tasks.into_iter().for_each(|task| run(backend, task));
+        tasks
+            .into_iter()
+            .for_each(|task| in_own_frame(backend, task));
     }
 }
 
@@ -436,7 +317,7 @@ pub(crate) fn load(values: &mut [Goldilocks], width: usize, source: Source<'_>, 
         .par_chunks_mut(rows_per_chunk * width)
         .enumerate()
         .for_each(|(k, dst)| {
-            run(
+            in_own_frame(
                 backend,
                 Load {
                     dst,
@@ -469,7 +350,7 @@ pub(crate) fn scale_rows(
             .zip(src.par_chunks(chunk))
             .enumerate()
             .for_each(|(k, (dst, src))| {
-                run(
+                in_own_frame(
                     backend,
                     ScaleRows {
                         dst,
@@ -481,7 +362,7 @@ pub(crate) fn scale_rows(
                 );
             }),
         None => dst.par_chunks_mut(chunk).enumerate().for_each(|(k, dst)| {
-            run(
+            in_own_frame(
                 backend,
                 ScaleRows {
                     dst,
@@ -498,7 +379,7 @@ pub(crate) fn scale_rows(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::kernels::Rows;
+    use crate::source::Rows;
     use crate::twiddles::twiddles;
 
     /// Pseudo-random field elements (xorshift), shared by the crate's unit tests.
@@ -578,7 +459,7 @@ pub(crate) mod tests {
     /// A DIF whose first pass loads scaled rows from a source equals scaling, then the DIF.
     #[test]
     fn fused_source_load_equals_separate_scaling() {
-        use crate::kernels::Powers;
+        use crate::scaling::Powers;
         let domain = crate::Domain::PLONKY3;
         let (c, s) = (Goldilocks::from_u64(3), Goldilocks::from_u64(0x1234_5678));
         for backend in Backend::supported() {
@@ -724,38 +605,5 @@ pub(crate) mod tests {
                 }
             }
         }
-    }
-
-    /// Wide rows: every pass is a stripe pass over column ranges, and the ranges cover every
-    /// column once.
-    #[test]
-    fn wide_plans_cover_every_layer_with_stripe_passes() {
-        for (width, log_n, working_set) in [
-            (256, 16, WORKING_SET),
-            (2633, 16, WORKING_SET),
-            (300, 20, WORKING_SET),
-            (256, 1, WORKING_SET),
-            (1000, 7, 1),
-        ] {
-            let plan = Plan::new(width, log_n, working_set);
-            assert!(plan.columns >= MIN_COLUMNS.min(width) && plan.columns <= width);
-            let mut next_unit = log_n;
-            for pass in &plan.passes {
-                let Pass::Stripe { log_unit, r } = *pass else {
-                    panic!("wide plan with a block pass: {plan:?}");
-                };
-                assert!(r >= 1);
-                assert_eq!(log_unit + r, next_unit, "{plan:?}");
-                assert!(
-                    working_set == 1 || (plan.columns << r) <= working_set,
-                    "{plan:?}"
-                );
-                next_unit = log_unit;
-            }
-            assert_eq!(next_unit, 0, "{plan:?}");
-        }
-        // The shapes of the wide LDE benchmarks take two passes, not four.
-        assert_eq!(Plan::new(2633, 16, WORKING_SET).passes.len(), 2);
-        assert_eq!(Plan::new(256, 16, WORKING_SET).passes.len(), 2);
     }
 }

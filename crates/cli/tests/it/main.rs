@@ -12,3 +12,4 @@ mod inputs;
 mod outputs;
 mod proof_mutation;
 mod tree_file;
+mod verify;

@@ -8,13 +8,12 @@
 //! test harness. The child prints the Merkle root; the parent compares it with the root it
 //! computes itself, without the variable.
 
-use std::process::Command;
-
 use aurum_goldilocks::{BACKEND_ENV, Backend, Goldilocks};
 use aurum_merkle::{Matrix, MerkleTree, config};
 use aurum_ntt::{Ntt, Order};
 use aurum_poseidon2::Poseidon2Goldilocks;
 use aurum_symmetric::{Permutation, permute_many};
+use aurum_testing::process::this_test_again;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Set in the child process.
@@ -78,17 +77,9 @@ fn child() {
 }
 
 fn check_bogus_backend() -> Result<(), Failed> {
-    let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
     // Under qemu user emulation (scripts/test-aarch64.sh) a foreign binary cannot start
-    // another by itself: the emulator is named in AURUM_TEST_RUNNER.
-    let mut command = match std::env::var("AURUM_TEST_RUNNER") {
-        Ok(runner) if !runner.is_empty() => {
-            let mut command = Command::new(runner);
-            command.arg(exe);
-            command
-        }
-        _ => Command::new(exe),
-    };
+    // another by itself.
+    let mut command = this_test_again()?;
     let output = command
         .env(BACKEND_ENV, "bogus")
         .env(CHILD_ENV, "1")

@@ -10,12 +10,12 @@
 //! suite checks this scheme against Plonky3's), so the aarch64 run under qemu
 //! (`scripts/test-aarch64.sh`) checks that proofs made there equal those made on x86.
 
-use std::process::Command;
-
 use aurum_fri::{Evaluations, FriParameters, FriPcs, OpeningRequest, codec};
 use aurum_goldilocks::{BACKEND_ENV, Backend, Goldilocks};
 use aurum_poseidon2::Poseidon2Goldilocks;
 use aurum_symmetric::{Challenger, DuplexChallenger};
+use aurum_testing::backends::of_this_arch;
+use aurum_testing::process::this_test_again;
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 /// Set in the child process.
@@ -81,28 +81,9 @@ fn proof_keccak(hex: &str) -> String {
         .collect()
 }
 
-/// The backends of this target architecture.
-fn backends_of_this_arch() -> Vec<Backend> {
-    let mut backends = vec![Backend::Scalar];
-    #[cfg(target_arch = "x86_64")]
-    backends.extend([Backend::Avx2, Backend::Avx512]);
-    #[cfg(target_arch = "aarch64")]
-    backends.push(Backend::Neon);
-    backends
-}
-
 fn check(backend: Backend, expected: &str) -> Result<(), Failed> {
-    let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
-    // Under qemu user emulation a foreign binary cannot start another by itself: the
-    // emulator is named in AURUM_TEST_RUNNER.
-    let mut command = match std::env::var("AURUM_TEST_RUNNER") {
-        Ok(runner) if !runner.is_empty() => {
-            let mut command = Command::new(runner);
-            command.arg(exe);
-            command
-        }
-        _ => Command::new(exe),
-    };
+    // Under qemu user emulation a foreign binary cannot start another by itself.
+    let mut command = this_test_again()?;
     let output = command
         .env(BACKEND_ENV, backend.name())
         .env(CHILD_ENV, "1")
@@ -156,7 +137,7 @@ fn main() {
         })
     };
     let trials = std::iter::once(known_answer)
-        .chain(backends_of_this_arch().into_iter().map(|backend| {
+        .chain(of_this_arch().into_iter().map(|backend| {
             let expected = std::sync::Arc::clone(&expected);
             Trial::ignorable_test(format!("same_proof_on_{backend}"), move || {
                 if !backend.is_supported() {

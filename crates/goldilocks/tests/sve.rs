@@ -10,24 +10,7 @@ use libtest_mimic::{Arguments, Trial};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-const DANGER: [u64; 16] = [
-    0,
-    1,
-    2,
-    P - 1,
-    P,
-    P + 1,
-    P + 2,
-    (1 << 32) - 1,
-    1 << 32,
-    (1 << 32) + 1,
-    1 << 63,
-    (1 << 63) - 1,
-    u64::MAX,
-    u64::MAX - 1,
-    0xFFFF_FFFF_0000_0000,
-    0x0000_0001_FFFF_FFFF,
-];
+use aurum_testing::values::DANGER;
 
 /// The field operation each SVE kernel must agree with.
 type Reference = fn(Goldilocks, Goldilocks) -> Goldilocks;

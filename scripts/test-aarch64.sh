@@ -58,7 +58,7 @@ RUNS=(
 
 # Every crate of ours (see above); one build serves every line.
 CRATES=(aurum-goldilocks aurum-sve aurum-symmetric aurum-poseidon aurum-poseidon2 aurum-merkle
-  aurum-ntt aurum-fri aurum-cli)
+  aurum-ntt aurum-fri aurum-bench aurum-cli)
 
 log() { echo "test-aarch64: $*"; }
 die() { echo "test-aarch64: ERROR: $*" >&2; exit 1; }

@@ -1,5 +1,8 @@
-//! The crate's error type: [`LengthError`], inputs whose lengths do not fit together (the
-//! field crate's, which this crate's bulk entry points return too).
+//! The crate's error types: [`LengthError`], inputs whose lengths do not fit together (the
+//! field crate's, which this crate's bulk entry points return too), and the challenger's
+//! [`TooManyBits`] and [`GrindError`].
+
+use core::fmt;
 
 pub use aurum_goldilocks::LengthError;
 
@@ -17,5 +20,59 @@ pub(crate) fn expect_len(
             expected,
             found,
         })
+    }
+}
+
+/// The largest proof-of-work difficulty and `sample_bits` width: `2^63 < p`, so 63 bits of a
+/// canonical sample are always defined (Plonky3 asserts the same bound).
+pub const MAX_BITS: usize = 63;
+
+/// A bit count above [`MAX_BITS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyBits {
+    /// The bits asked for.
+    pub bits: usize,
+}
+
+impl fmt::Display for TooManyBits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} bits requested; at most {MAX_BITS} bits can be drawn from one Goldilocks sample",
+            self.bits
+        )
+    }
+}
+
+impl std::error::Error for TooManyBits {}
+
+/// Why no proof-of-work witness was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GrindError {
+    /// The difficulty is above [`MAX_BITS`].
+    TooManyBits(TooManyBits),
+    /// No field element passes (for a sound permutation, only conceivable near 63 bits).
+    NoWitness {
+        /// The difficulty.
+        bits: usize,
+    },
+}
+
+impl fmt::Display for GrindError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GrindError::TooManyBits(e) => e.fmt(f),
+            GrindError::NoWitness { bits } => {
+                write!(f, "no field element is a {bits}-bit proof-of-work witness")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GrindError {}
+
+impl From<TooManyBits> for GrindError {
+    fn from(e: TooManyBits) -> Self {
+        GrindError::TooManyBits(e)
     }
 }

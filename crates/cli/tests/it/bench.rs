@@ -9,7 +9,7 @@ use aurum_bench::record::{self, Record, RecordKind, SCHEMA, Stats, Unit};
 
 use crate::common;
 
-use common::{aurum, aurum_command, stderr, stdout, temp};
+use common::{aurum, aurum_command, refused, stderr, stdout, temp};
 
 /// The repository's root (where crates/bench/records is).
 fn root() -> PathBuf {
@@ -54,21 +54,6 @@ fn assert_same_text(made: &str, expected: &str, what: &str) {
         made.lines().nth(line),
         expected.lines().nth(line)
     );
-}
-
-/// Exit status 2 with one line on stderr naming `needle`, and no panic.
-fn assert_clear_error(out: &Output, needle: &str) {
-    let err = stderr(out);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "stdout {} stderr {err}",
-        stdout(out)
-    );
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
-    assert!(err.starts_with("error: "), "{err}");
-    assert!(err.contains(needle), "{needle:?} not in {err}");
 }
 
 #[test]
@@ -358,7 +343,7 @@ fn bad_records_are_clear_errors() {
     for (name, value, needle) in cases {
         let path = write_json(name, &value);
         let out = aurum(&["bench", "compare", path.to_str().unwrap()]);
-        assert_clear_error(&out, needle);
+        refused(&out, &[needle]);
         assert!(stderr(&out).contains(name), "{}", stderr(&out));
     }
     for (name, contents, needle) in [
@@ -368,22 +353,22 @@ fn bad_records_are_clear_errors() {
     ] {
         let path = temp(name);
         std::fs::write(&path, contents).unwrap();
-        assert_clear_error(
+        refused(
             &aurum(&["bench", "compare", path.to_str().unwrap()]),
-            needle,
+            &[needle],
         );
     }
     let missing = temp("does-not-exist.json");
-    assert_clear_error(
+    refused(
         &aurum(&["bench", "compare", missing.to_str().unwrap()]),
-        "cannot read",
+        &["cannot read"],
     );
     // The same machine twice.
     let path = write_json("twice.json", &good);
     let p = path.to_str().unwrap();
-    assert_clear_error(
+    refused(
         &aurum(&["bench", "compare", p, p]),
-        "two records are labelled",
+        &["two records are labelled"],
     );
 }
 
@@ -406,12 +391,12 @@ fn bad_prices_are_clear_errors() {
     ] {
         let mut args = vec!["bench", "compare", "--price", &price];
         args.extend(records);
-        assert_clear_error(&aurum(&args), needle);
+        refused(&aurum(&args), &[needle]);
     }
     let twice = format!("{label}=1");
     let mut args = vec!["bench", "compare", "--price", &twice, "--price", &twice];
     args.extend(records);
-    assert_clear_error(&aurum(&args), "priced twice");
+    refused(&aurum(&args), &["priced twice"]);
     // A good price gives the cost table.
     let mut args = vec!["bench", "compare", "--price", &twice];
     args.extend(records);
@@ -447,7 +432,7 @@ fn bad_run_flags_and_counts_are_clear_errors() {
             "--emulated",
         ),
     ] {
-        assert_clear_error(&aurum(&args), needle);
+        refused(&aurum(&args), &[needle]);
     }
     assert!(!Path::new(out).exists());
     // Conflicting sizes are a usage error (clap's, also status 2).
@@ -456,7 +441,7 @@ fn bad_run_flags_and_counts_are_clear_errors() {
     let bad = temp("counts.csv");
     std::fs::write(&bad, "kernel,per_unit\np2w8,7\n").unwrap();
     let out_dir = temp("import-bad");
-    assert_clear_error(
+    refused(
         &aurum(&[
             "bench",
             "import-insn",
@@ -464,14 +449,14 @@ fn bad_run_flags_and_counts_are_clear_errors() {
             "--out-dir",
             out_dir.to_str().unwrap(),
         ]),
-        "expected the header",
+        &["expected the header"],
     );
     let counts = root().join("crates/bench/records/arm-instructions/counts.csv");
     for (flag, value, needle) in [
         ("--columns", "nonsense", "is not a column"),
         ("--date", "yesterday", "--date"),
     ] {
-        assert_clear_error(
+        refused(
             &aurum(&[
                 "bench",
                 "import-insn",
@@ -481,7 +466,7 @@ fn bad_run_flags_and_counts_are_clear_errors() {
                 "--out-dir",
                 out_dir.to_str().unwrap(),
             ]),
-            needle,
+            &[needle],
         );
     }
 }

@@ -6,7 +6,7 @@ use aurum_merkle::{Matrix, MerkleTree, config};
 
 use crate::common;
 
-use common::{aurum, aurum_command, json, stderr, stdout, temp};
+use common::{aurum, aurum_command, json, stderr, stdout, temp, wait_for_output};
 
 fn hex_root(values: &[Goldilocks], cols: usize) -> String {
     let config = config::poseidon2_w8();
@@ -381,23 +381,7 @@ fn interrupted_gen_leaves_no_file() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    let has_data = || {
-        std::fs::read_dir(&dir)
-            .unwrap()
-            .any(|e| e.unwrap().metadata().is_ok_and(|m| m.len() > 0))
-    };
-    while !has_data() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "gen ended before it could be interrupted"
-        );
-        assert!(
-            started.elapsed().as_secs() < 120,
-            "no output after 2 minutes"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    wait_for_output(&mut child, &dir);
     let killed = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

@@ -2,8 +2,8 @@
 
 #![allow(dead_code)] // Each test crate uses its own subset.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output};
 
 /// The `aurum` binary as a command. Cross-tests (scripts/test-aarch64.sh) run this test under
 /// qemu user emulation, which cannot start another foreign binary by itself: they name the
@@ -45,4 +45,47 @@ pub fn temp(name: &str) -> PathBuf {
 pub fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "stderr: {}", stderr(o));
     serde_json::from_str(&stdout(o)).unwrap()
+}
+
+/// Exit status 2, no panic, and one line on stderr, `error: …`, containing every needle: how
+/// the CLI refuses bad input.
+#[track_caller]
+pub fn refused(out: &Output, needles: &[&str]) {
+    let err = stderr(out);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "stdout: {}\nstderr: {err}",
+        stdout(out)
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    for needle in needles {
+        assert!(err.contains(needle), "expected {needle:?} in {err}");
+    }
+}
+
+/// Waits until a file in `dir` has data, while `child` (started to write there) is still
+/// running: the moment to interrupt or kill it mid-write. Fails if it ends first, or after two
+/// minutes without output.
+#[track_caller]
+pub fn wait_for_output(child: &mut Child, dir: &Path) {
+    let started = std::time::Instant::now();
+    let has_data = || {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .any(|e| e.unwrap().metadata().is_ok_and(|m| m.len() > 0))
+    };
+    while !has_data() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the child ended before it could be stopped mid-write"
+        );
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "no output after 2 minutes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use crate::common;
 
-use common::{aurum, aurum_command, stderr, stdout, temp};
+use common::{aurum, aurum_command, refused, stderr, temp};
 
 /// How long a refused input may take: it is refused before anything is read (milliseconds),
 /// but the test machine may be loaded; a blocked or endless run is killed at this deadline.
@@ -64,23 +64,6 @@ fn aurum_with_deadline(args: &[&str]) -> Output {
     let mut command = aurum_command();
     command.args(args);
     run_with_deadline(command, DEADLINE)
-}
-
-/// Exit status 2 and one line on stderr containing every needle.
-#[track_caller]
-fn refused(out: &Output, needles: &[&str]) {
-    let err = stderr(out);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "stdout: {}\nstderr: {err}",
-        stdout(out)
-    );
-    for needle in needles {
-        assert!(err.contains(needle), "expected {needle:?} in {err}");
-    }
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    assert!(err.starts_with("error: "), "{err}");
 }
 
 /// A FIFO nobody writes to (`mkfifo`; the CLI and its tests use no `unsafe`).

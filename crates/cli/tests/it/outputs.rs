@@ -6,11 +6,10 @@
 //! next run that writes into their directory (docs/cli.md, "Output files").
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use crate::common;
 
-use common::{aurum, aurum_command, stderr, stdout, temp};
+use common::{aurum, aurum_command, refused, stderr, stdout, temp, wait_for_output};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -30,21 +29,6 @@ fn make_matrix(path: &Path, rows: u64) -> Vec<u8> {
     let out = aurum(&["gen", "--rows", &rows.to_string(), "--out", s(path)]);
     assert!(out.status.success(), "{}", stderr(&out));
     std::fs::read(path).unwrap()
-}
-
-/// Exit status 2 with one line `error: …` that contains `needle`.
-#[track_caller]
-fn refused(out: &Output, needle: &str) {
-    let err = stderr(out);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "stdout: {}\nstderr: {err}",
-        stdout(out)
-    );
-    assert!(err.starts_with("error: "), "{err}");
-    assert!(err.contains(needle), "expected {needle:?} in {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
 }
 
 /// `path` still holds `bytes`.
@@ -83,7 +67,7 @@ fn the_same_path_as_an_input_is_refused_and_the_input_kept() {
         vec!["open", "--bytes", x, "--index", "0", "--out", x],
         vec!["fri", "--input", x, "--params", "testing", "--out", x],
     ] {
-        refused(&aurum(&args), "is the same file as");
+        refused(&aurum(&args), &["is the same file as"]);
         intact(Path::new(x), &bytes);
     }
     assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
@@ -112,14 +96,14 @@ fn open_from_a_tree_file_never_writes_over_the_tree_or_the_input() {
             "--out",
             s(target),
         ]);
-        refused(&out, "is the same file as");
+        refused(&out, &["is the same file as"]);
         intact(&x, &matrix);
         intact(&t, &tree);
     }
     // The tree file as the input of a commit that writes it.
     refused(
         &aurum(&["commit", "--bytes", s(&t), "--tree", s(&t)]),
-        "is the same file as",
+        &["is the same file as"],
     );
     intact(&t, &tree);
 }
@@ -159,7 +143,7 @@ fn links_to_an_input_are_refused() {
                 s(output),
             ],
         ] {
-            refused(&aurum(&args), "is the same file as");
+            refused(&aurum(&args), &["is the same file as"]);
             intact(&x, &bytes);
             assert!(std::fs::symlink_metadata(&soft).unwrap().is_symlink());
             assert!(std::fs::symlink_metadata(&hard).unwrap().is_file());
@@ -188,14 +172,14 @@ fn two_outputs_of_one_command_must_be_different_files() {
             s(tree),
         ])
     };
-    refused(&commit(&c, &c), "is the same file as");
-    refused(&commit(&c, &same_c), "is the same file as");
+    refused(&commit(&c, &c), &["is the same file as"]);
+    refused(&commit(&c, &same_c), &["is the same file as"]);
     assert!(!c.exists());
     std::fs::write(&c, b"kept").unwrap();
     let link = dir.join("link.out");
     std::os::unix::fs::symlink("c.out", &link).unwrap();
-    refused(&commit(&c, &same_c), "is the same file as");
-    refused(&commit(&link, &c), "is the same file as");
+    refused(&commit(&c, &same_c), &["is the same file as"]);
+    refused(&commit(&link, &c), &["is the same file as"]);
     intact(&c, b"kept");
     assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
 }
@@ -220,7 +204,7 @@ fn bench_compare_never_draws_over_a_record() {
     for svg in [&record, &link] {
         refused(
             &aurum(&["bench", "compare", s(&record), "--svg", s(svg)]),
-            "is the same file as",
+            &["is the same file as"],
         );
         intact(&record, &bytes);
     }
@@ -247,7 +231,7 @@ fn import_insn_never_writes_over_its_inputs() {
             "--out-dir",
             s(&dir),
         ]),
-        "is the same file as",
+        &["is the same file as"],
     );
     intact(&counts, &bytes);
     // The table under that name.
@@ -265,7 +249,7 @@ fn import_insn_never_writes_over_its_inputs() {
             "--out-dir",
             s(&dir),
         ]),
-        "is the same file as",
+        &["is the same file as"],
     );
     intact(&table, b"# a table\n");
     // Nothing was written, not even the record that was not in the way (over the first
@@ -312,7 +296,7 @@ fn special_files_and_directories_are_refused() {
             vec!["bench", "--smoke", "--label", "special", "--out", t],
         ] {
             let out = aurum(&args);
-            refused(&out, needle);
+            refused(&out, &[needle]);
             assert!(stdout(&out).is_empty(), "{args:?}: {}", stdout(&out));
         }
     }
@@ -457,7 +441,7 @@ fn a_missing_output_directory_fails_before_any_work() {
         ],
     ] {
         let out = aurum(&args);
-        refused(&out, "does not exist");
+        refused(&out, &["does not exist"]);
         assert!(stdout(&out).is_empty(), "{args:?}: {}", stdout(&out));
     }
     assert!(!missing.exists());
@@ -524,23 +508,7 @@ fn the_temporary_of_a_killed_run_is_removed_by_the_next_run() {
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    let has_data = || {
-        std::fs::read_dir(&dir)
-            .unwrap()
-            .any(|e| e.unwrap().metadata().is_ok_and(|m| m.len() > 0))
-    };
-    while !has_data() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "gen ended before it could be killed"
-        );
-        assert!(
-            started.elapsed().as_secs() < 120,
-            "no output after 2 minutes"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
+    wait_for_output(&mut child, &dir);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let left = temporaries(&dir);
@@ -654,11 +622,11 @@ fn runs_leave_no_temporary_behind() {
             "--tree",
             s(&t),
         ]),
-        "row 0, column 0",
+        &["row 0, column 0"],
     );
     refused(
         &aurum(&["fri", "--input", s(&bad), "--rows", "1", "--out", s(&p)]),
-        "",
+        &[""],
     );
     assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
     let mut names: Vec<_> = std::fs::read_dir(&dir)

@@ -334,8 +334,16 @@ pub fn dispatch_on<K: Kernel>(backend: Backend, kernel: K) -> Result<K::Output, 
 pub fn in_own_frame<K: Kernel>(backend: Backend, kernel: K) -> K::Output {
     match enter(backend, kernel) {
         Ok(out) => out,
-        Err(_) => panic!("in_own_frame: backend {backend:?} was never entered on this machine"),
+        Err(_) => never_entered(backend),
     }
+}
+
+/// [`in_own_frame`]'s failure, out of line: the inlined entry keeps no formatting code or
+/// stack slots for it (what it exists to save, in unoptimised builds).
+#[cold]
+#[inline(never)]
+fn never_entered(backend: Backend) -> ! {
+    panic!("in_own_frame: backend {backend:?} was never entered on this machine")
 }
 
 #[inline]

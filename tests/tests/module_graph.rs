@@ -495,8 +495,7 @@ impl Crate {
             if visible == name && *written_in == inside {
                 let mut module = file_module.clone();
                 module.extend(inside.iter().cloned());
-                if let Some(abs) = self.absolute(&module, target) {
-                    let mut abs = abs;
+                if let Some(mut abs) = self.absolute(&module, target) {
                     abs.extend(path[prefix_len + 1..].iter().cloned());
                     return self.resolve(&abs, hops - 1).or(Some(file));
                 }

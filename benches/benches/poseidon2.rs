@@ -6,8 +6,9 @@
 //! * `poseidon2/wW/packed`: throughput in states, states kept packed in lanes (no
 //!   transposition): `aurum-<backend>-b<B>` for every backend this CPU has and B ∈ {1, 2, 4};
 //!   `p3-<packing>` for Plonky3's packing under this build's flags.
-//! * `poseidon2/wW/permute_many`: the bulk API (`[[Goldilocks; W]]` in, runtime backend, the
-//!   measured batch size, lanes packed and unpacked), on one thread.
+//! * `poseidon2/wW/permute_many`: the bulk API (`[[Goldilocks; W]]` in, runtime backend, lanes
+//!   packed and unpacked), on one thread: `aurum-dispatch-<backend>` with the batch size
+//!   measured at run time, `aurum-<backend>-b<B>` with each fixed one.
 //!
 //! `scripts/bench.sh poseidon2` runs it with no RUSTFLAGS, `-C target-cpu=native`, and native
 //! without AVX-512, then prints the table.
@@ -169,18 +170,23 @@ fn bench_width<const W: usize>(
     let mut states: Vec<[Goldilocks; W]> = (0..MANY)
         .map(|s| core::array::from_fn(|i| Goldilocks::from_u64(seed(s * W + i))))
         .collect();
-    group.bench_function(
-        BenchmarkId::from_parameter(format!("aurum-dispatch-{}", aurum_goldilocks::backend())),
-        |b| {
+    // The measured batch size (`batch: None`) against each fixed one, on the selected backend.
+    let backend = aurum_goldilocks::backend();
+    for batch in [None, Some(1), Some(2), Some(4)] {
+        let name = batch.map_or_else(
+            || format!("aurum-dispatch-{backend}"),
+            |b| format!("aurum-{backend}-b{b}"),
+        );
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| {
                 dispatch(PermuteMany {
                     perm: &perm,
                     states: &mut states,
-                    batch: None,
+                    batch,
                 })
             });
-        },
-    );
+        });
+    }
     let mut states3: Vec<[P3Goldilocks; W]> = (0..MANY)
         .map(|s| core::array::from_fn(|i| P3Goldilocks::new(seed(s * W + i))))
         .collect();

@@ -242,6 +242,7 @@ fn summary(record: &Record) -> String {
     if !details.is_empty() {
         table(&mut out, &details, false);
     }
+    out.push_str(&batch_check(record));
     if let Some(run) = run {
         let n = &run.noise;
         let _ = writeln!(out);
@@ -278,4 +279,54 @@ fn summary(record: &Record) -> String {
         );
     }
     out
+}
+
+/// `permute_many` (the batch size measured at run time) against every fixed batch size on the
+/// selected backend, one thread: the check that the run-time choice loses nothing. Empty if
+/// the record has no per-batch-size figures (SVE runs its own kernel).
+fn batch_check(record: &Record) -> String {
+    use std::fmt::Write as _;
+    let backend = record.machine.backend.as_str();
+    let median = |id: &str| {
+        record
+            .figures
+            .iter()
+            .find(|f| f.id == id)
+            .and_then(|f| f.one_thread)
+            .map(|s| s.median)
+    };
+    let mut rows = String::new();
+    for f in &record.figures {
+        let Some(perm) =
+            f.id.strip_prefix("perm/")
+                .and_then(|id| id.strip_suffix("/dispatch"))
+        else {
+            continue;
+        };
+        let Some(many) = f.one_thread.map(|s| s.median) else {
+            continue;
+        };
+        let best = aurum_symmetric::BATCH_SIZES
+            .iter()
+            .filter_map(|b| median(&format!("perm/{perm}/{backend}/b{b}")).map(|m| (*b, m)))
+            .max_by(|x, y| x.1.total_cmp(&y.1));
+        if let Some((b, rate)) = best {
+            let _ = writeln!(
+                rows,
+                "| {} | {} | B = {b}: {} | {} |",
+                f.name.trim_end_matches(", permute_many"),
+                display::value(f.unit, many),
+                display::value(f.unit, rate),
+                display::ratio(many / rate)
+            );
+        }
+    }
+    if rows.is_empty() {
+        return rows;
+    }
+    format!(
+        "\npermute_many (batch size measured at run time) against the best fixed batch size, \
+         {backend}, 1 thread:\n\n| permutation | permute_many | best fixed | ratio |\n\
+         |---|---:|---:|---:|\n{rows}"
+    )
 }

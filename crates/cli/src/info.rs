@@ -1,5 +1,5 @@
-//! `aurum info`: the selected backend, the backends this CPU supports, and the field's
-//! throughput on each.
+//! `aurum info`: the selected backend, the backends this CPU supports, the batch sizes the
+//! permutations measured fastest here, and the field's throughput on each backend.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -7,6 +7,9 @@ use std::time::Duration;
 use aurum_bench::microbench::FieldOp;
 use aurum_bench::record::Stats;
 use aurum_goldilocks::Backend;
+use aurum_poseidon::Poseidon;
+use aurum_poseidon2::Poseidon2Goldilocks;
+use aurum_symmetric::{BATCH_ENV, BATCH_SIZES, BatchChoice, Permutation};
 
 use crate::error::Error;
 use crate::flags::checked_backend;
@@ -41,6 +44,8 @@ pub(crate) fn info(budget: Duration) -> Result<ExitCode, Error> {
     println!("supported here: {}", names.join(", "));
     println!("threads: {}", rayon::current_num_threads());
     println!();
+    batch_sizes(selected);
+    println!();
     println!("field throughput, elements per ns (single thread, median of 5):");
     print!("{:<8}", "backend");
     for op in FieldOp::ALL {
@@ -61,4 +66,48 @@ pub(crate) fn info(budget: Duration) -> Result<ExitCode, Error> {
         println!("{:>15.2}x", mul / scalar_mul);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The batch size each permutation's bulk calls use on `backend`, and how it was decided:
+/// measured at first use (this process measures them now), or forced by `AURUM_BATCH`.
+fn batch_sizes(backend: Backend) {
+    println!(
+        "batch sizes on {backend} (measured at first use in each process, fastest kept; \
+         {BATCH_ENV} forces one):"
+    );
+    print!("{:<24}{:>7}", "permutation", "batch");
+    for b in BATCH_SIZES {
+        print!("{:>12}", format!("B={b} ns/st"));
+    }
+    println!("{:>10}", "took");
+    batch_row("poseidon2-w8", &Poseidon2Goldilocks::<8>::new(), backend);
+    batch_row("poseidon2-w12", &Poseidon2Goldilocks::<12>::new(), backend);
+    batch_row("poseidon2-w16", &Poseidon2Goldilocks::<16>::new(), backend);
+    batch_row("poseidon (plonky2) w12", &Poseidon::new(), backend);
+}
+
+fn batch_row<Perm: Permutation<W> + 'static, const W: usize>(
+    name: &str,
+    perm: &Perm,
+    backend: Backend,
+) {
+    print!("{name:<24}");
+    if perm.state_kernel(backend).is_some() {
+        println!("{:>7}  (its own {backend} kernel: no batches)", "-");
+        return;
+    }
+    let batch = perm.batch_size(backend);
+    let Some(m) = BatchChoice::of::<Perm>().decided(backend) else {
+        println!("{batch:>7}");
+        return;
+    };
+    print!("{batch:>7}");
+    if m.forced {
+        println!("  (forced by {BATCH_ENV})");
+        return;
+    }
+    for ns in m.ns_per_state {
+        print!("{ns:>12.0}");
+    }
+    println!("{:>8.2} ms", m.took.as_secs_f64() * 1e3);
 }

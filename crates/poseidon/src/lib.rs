@@ -7,7 +7,7 @@ pub mod reference;
 mod sve;
 
 use aurum_goldilocks::{Backend, Goldilocks, PackedField, SmallCoefficients};
-use aurum_symmetric::{BatchTable, Permutation};
+use aurum_symmetric::{BatchChoice, Permutation};
 
 use constants::{HALF_FULL_ROUNDS, PARTIAL_ROUNDS, WIDTH};
 pub use fast::FastConstants;
@@ -18,7 +18,10 @@ pub use sve::SveKernel;
 #[derive(Clone, Copy, Debug)]
 pub struct Poseidon {
     constants: &'static FastConstants,
-    batch: BatchTable,
+    /// A batch size forced for benchmarks ([`Self::with_batch_size`]); else the measured one.
+    batch: Option<usize>,
+    /// The measured batch sizes of this type.
+    choice: &'static BatchChoice,
     /// The SVE kernel, where this CPU runs SVE (decided when built).
     sve: Option<&'static SveKernel>,
 }
@@ -36,7 +39,8 @@ impl Poseidon {
     pub fn new() -> Self {
         Self {
             constants: FastConstants::get(),
-            batch: MEASURED_BATCH,
+            batch: None,
+            choice: BatchChoice::of::<Self>(),
             sve: SveKernel::get(),
         }
     }
@@ -47,23 +51,21 @@ impl Poseidon {
         self.constants
     }
 
-    /// Overrides the batch size bulk calls use on every backend (benchmarks compare them).
+    /// Overrides the batch size bulk calls use on every backend (benchmarks compare them),
+    /// instead of the size measured fastest on this machine.
     ///
     /// # Panics
     /// Panics unless `batch` is 1, 2 or 4.
     #[must_use]
     pub fn with_batch_size(mut self, batch: usize) -> Self {
-        self.batch = BatchTable::uniform(batch);
+        assert!(
+            aurum_symmetric::BATCH_SIZES.contains(&batch),
+            "batch size must be 1, 2 or 4"
+        );
+        self.batch = Some(batch);
         self
     }
 }
-
-/// Measured with `benches/poseidon.rs` (`poseidon/packed/aurum-<backend>-b<B>`, ns per
-/// state) on a shared Zen 4, no RUSTFLAGS: scalar 1227 / 1262 / 1197 for B = 1/2/4,
-/// AVX2 1097 / 1079 / 1041, AVX-512 528 / 480 / 468. NEON: B = 2, measured best in a
-/// batched-permute study on a Raspberry Pi 5 (B = 4 loses to it); qemu timings say nothing
-/// about Arm cores.
-const MEASURED_BATCH: BatchTable = BatchTable::new([4, 4, 4, 2]);
 
 /// The MDS matrix as small-coefficient rows, `MDS_U32[i].get()[j]` multiplying `state[j]` in
 /// `out[i]`.
@@ -222,7 +224,8 @@ impl Permutation<WIDTH> for Poseidon {
     }
 
     fn batch_size(&self, backend: Backend) -> usize {
-        self.batch.get(backend)
+        self.batch
+            .unwrap_or_else(|| self.choice.batch(self, backend))
     }
 
     fn state_kernel(&self, backend: Backend) -> Option<&SveKernel> {

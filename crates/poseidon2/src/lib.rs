@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use aurum_goldilocks::{Backend, Canonical, Goldilocks, PackedField};
 use aurum_symmetric::grain::{Grain, GrainParams};
-use aurum_symmetric::{BatchTable, Permutation};
+use aurum_symmetric::{BatchChoice, Permutation};
 
 pub use layers::{HorizenLabsLayers, LinearLayers, Plonky3Layers, external_layer};
 pub use sve::SveKernel;
@@ -78,7 +78,10 @@ pub struct Poseidon2<L, const W: usize> {
     /// The same constants, as `Canonical` values for the cheaper packed addition.
     rc: PackedConstants<W>,
     diagonal: [Goldilocks; W],
-    batch: BatchTable,
+    /// A batch size forced for benchmarks ([`Self::with_batch_size`]); else the measured one.
+    batch: Option<usize>,
+    /// The measured batch sizes of this type.
+    choice: &'static BatchChoice,
     /// The SVE kernel, where the layers have one and this CPU runs SVE (decided when built).
     sve: Option<SveKernel<W>>,
     _layers: PhantomData<L>,
@@ -131,7 +134,8 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
             },
             constants,
             diagonal: L::internal_diagonal(),
-            batch: MEASURED_BATCH,
+            batch: None,
+            choice: BatchChoice::of::<Self>(),
             sve,
             _layers: PhantomData,
         }
@@ -143,10 +147,18 @@ impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
         &self.constants
     }
 
-    /// Overrides the batch size bulk calls use on every backend (benchmarks compare them).
+    /// Overrides the batch size bulk calls use on every backend (benchmarks compare them),
+    /// instead of the size measured fastest on this machine.
+    ///
+    /// # Panics
+    /// Panics unless `batch` is 1, 2 or 4.
     #[must_use]
     pub fn with_batch_size(mut self, batch: usize) -> Self {
-        self.batch = BatchTable::uniform(batch);
+        assert!(
+            aurum_symmetric::BATCH_SIZES.contains(&batch),
+            "batch size must be 1, 2 or 4"
+        );
+        self.batch = Some(batch);
         self
     }
 }
@@ -158,13 +170,6 @@ struct PackedConstants<const W: usize> {
     external: [[Canonical; W]; 2 * HALF_EXTERNAL_ROUNDS],
     internal: [Canonical; INTERNAL_ROUNDS],
 }
-
-/// Measured on Zen 4 (`benches/poseidon2.rs`, group `poseidon2/wW/packed`): AVX-512 gains
-/// 14–25% from B = 2 and nothing more from B = 4 (the vector ALUs are saturated); AVX2
-/// keeps gaining up to B = 4; scalar loses from batching (register spills). NEON: B = 2,
-/// measured best in a batched-permute study on a Raspberry Pi 5 (B = 4 loses to B = 2 on its
-/// Cortex-A76); qemu timings say nothing about Arm cores.
-const MEASURED_BATCH: BatchTable = BatchTable::new([1, 4, 2, 2]);
 
 /// `x + c` for every element, then `x^7`, computed stage by stage across all `B·W` elements
 /// (all squares, then all `x³` and `x⁴`, then all `x⁷`): each stage is `B·W` independent
@@ -250,7 +255,8 @@ impl<L: LinearLayers<W>, const W: usize> Permutation<W> for Poseidon2<L, W> {
     }
 
     fn batch_size(&self, backend: Backend) -> usize {
-        self.batch.get(backend)
+        self.batch
+            .unwrap_or_else(|| self.choice.batch(self, backend))
     }
 
     fn state_kernel(&self, backend: Backend) -> Option<&SveKernel<W>> {

@@ -6,8 +6,9 @@ use aurum_poseidon2::{
     LinearLayers, Poseidon2, Poseidon2Goldilocks, Poseidon2HorizenLabs, RoundConstants, reference,
 };
 use aurum_symmetric::{
-    Compressor, Hasher, PaddingFreeSponge, Permutation, PermuteMany, TruncatedPermutation,
-    permute_many,
+    BATCH_ENV, BATCH_SIZES, BatchChoice, BatchRequest, Compressor, Hasher, PaddingFreeSponge,
+    Permutation, PermuteMany, TruncatedPermutation, measure_batch_sizes, parse_batch_request,
+    permute_many, requested_batch,
 };
 use aurum_testing::values::element;
 use proptest::prelude::*;
@@ -380,4 +381,126 @@ fn bulk_forms_reject_wrong_lengths() {
             .compress_layer(&[[Goldilocks::ONE; 4]; 5], &mut parents)
             .is_err()
     );
+}
+
+/// The measured batch choice: every backend this CPU runs gets a size that is one of
+/// `BATCH_SIZES`, timed at every size, and the size it keeps is the fastest it timed.
+#[test]
+fn batch_choice_is_measured_on_every_backend() {
+    let perm = Poseidon2Goldilocks::<8>::new();
+    for backend in aurum_testing::backends::of_this_arch() {
+        if !backend.is_supported() {
+            continue;
+        }
+        let m = measure_batch_sizes(&perm, backend);
+        assert!(!m.forced);
+        assert!(BATCH_SIZES.contains(&m.batch), "{backend}: {m:?}");
+        assert!(
+            m.ns_per_state.iter().all(|t| t.is_finite() && *t > 0.0),
+            "{backend}: {m:?}"
+        );
+        let chosen = BATCH_SIZES.iter().position(|b| *b == m.batch).unwrap();
+        assert!(
+            m.ns_per_state.iter().all(|t| *t >= m.ns_per_state[chosen]),
+            "{backend}: kept a slower size: {m:?}"
+        );
+    }
+    // One choice per permutation type, shared by its values.
+    assert!(core::ptr::eq(
+        BatchChoice::of::<Poseidon2Goldilocks<8>>(),
+        BatchChoice::of::<Poseidon2Goldilocks<8>>()
+    ));
+    assert!(!core::ptr::eq(
+        BatchChoice::of::<Poseidon2Goldilocks<8>>(),
+        BatchChoice::of::<Poseidon2Goldilocks<12>>()
+    ));
+}
+
+#[test]
+fn batch_requests_parse() {
+    for (value, expected) in [
+        ("", Some(BatchRequest::Measure)),
+        (" auto ", Some(BatchRequest::Measure)),
+        ("AUTO", Some(BatchRequest::Measure)),
+        ("1", Some(BatchRequest::Fixed(1))),
+        ("2", Some(BatchRequest::Fixed(2))),
+        ("4", Some(BatchRequest::Fixed(4))),
+        ("3", None),
+        ("0", None),
+        ("8", None),
+        ("-1", None),
+        ("two", None),
+    ] {
+        assert_eq!(parse_batch_request(value).ok(), expected, "{value:?}");
+    }
+}
+
+/// Set in the child processes of `aurum_batch_forces_a_size_or_warns`.
+const BATCH_CHILD_ENV: &str = "AURUM_TEST_BATCH_CHILD";
+const BATCH_CHILD_PASSED: &str = "batch child passed";
+
+/// `AURUM_BATCH` is read once per process, so each value is checked in a child process (this
+/// test binary again, running only this test): a size forces it without measuring; `auto`
+/// measures; an invalid value measures after exactly one warning naming the value, and
+/// [`requested_batch`] reports it.
+#[test]
+fn aurum_batch_forces_a_size_or_warns() {
+    if let Ok(value) = std::env::var(BATCH_CHILD_ENV) {
+        let perm = Poseidon2Goldilocks::<12>::new();
+        let backend = aurum_goldilocks::backend();
+        let batch = perm.batch_size(backend);
+        let decided = BatchChoice::of::<Poseidon2Goldilocks<12>>()
+            .decided(backend)
+            .copied()
+            .expect("batch_size decided it");
+        // The choice changes speed only: the bulk form equals the scalar one either way.
+        let mut states: Vec<[Goldilocks; 12]> = (0..100u64)
+            .map(|i| core::array::from_fn(|j| Goldilocks::from_u64(i * 12 + j as u64)))
+            .collect();
+        let expected: Vec<_> = states.iter().map(|s| perm.permuted(*s)).collect();
+        permute_many(&perm, &mut states);
+        assert_eq!(states, expected);
+        match value.as_str() {
+            "2" | "4" => {
+                assert_eq!(batch, value.parse::<usize>().unwrap());
+                assert!(decided.forced);
+                assert_eq!(decided.took, std::time::Duration::ZERO);
+            }
+            _ => {
+                assert!(!decided.forced);
+                assert!(decided.ns_per_state.iter().all(|t| *t > 0.0));
+            }
+        }
+        assert_eq!(requested_batch().is_ok(), value != "7");
+        // An explicit size wins over the variable.
+        assert_eq!(perm.clone().with_batch_size(1).batch_size(backend), 1);
+        println!("{BATCH_CHILD_PASSED}");
+        return;
+    }
+    for value in ["2", "4", "auto", "7"] {
+        let output = aurum_testing::process::this_test_again()
+            .unwrap()
+            .args([
+                "--exact",
+                "aurum_batch_forces_a_size_or_warns",
+                "--nocapture",
+            ])
+            .env(BATCH_ENV, value)
+            .env(BATCH_CHILD_ENV, value)
+            .output()
+            .expect("the child starts");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let context = format!("{BATCH_ENV}={value}: {}\n{stdout}\n{stderr}", output.status);
+        assert!(
+            output.status.success() && stdout.contains(BATCH_CHILD_PASSED),
+            "{context}"
+        );
+        let warnings = stderr.lines().filter(|l| l.contains(BATCH_ENV)).count();
+        let expected = usize::from(value == "7");
+        assert_eq!(warnings, expected, "{context}");
+        if value == "7" {
+            assert!(stderr.contains("\"7\""), "{context}");
+        }
+    }
 }

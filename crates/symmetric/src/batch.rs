@@ -1,5 +1,5 @@
-//! Batch sizes: the table a permutation's bulk calls read, and the one helper that runs a
-//! kernel written for every batch size at the size chosen for a call.
+//! Batch sizes: the one helper that runs a kernel written for every batch size at the size
+//! chosen for a call (how a permutation chooses it: [`crate::BatchChoice`]).
 //!
 //! A bulk call picks its batch size `B` at run time, before it enters the backend: the backend's
 //! entry point then holds the loop for that `B` alone, the permutation inlined into it. Each
@@ -17,53 +17,6 @@ pub(crate) const PARALLEL_ROWS: usize = 512;
 
 /// Batch sizes a [`Permutation`](crate::Permutation) can be run at.
 pub const BATCH_SIZES: [usize; 3] = [1, 2, 4];
-
-/// The batch size a permutation's bulk calls use on each backend (what
-/// [`Permutation::batch_size`](crate::Permutation::batch_size) returns): measured per
-/// permutation, overridable for benchmarks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BatchTable {
-    /// Indexed like the first four of `Backend::ALL`: scalar, avx2, avx512, neon (SVE uses
-    /// NEON's entry, see [`BatchTable::get`]).
-    per_backend: [usize; 4],
-}
-
-impl BatchTable {
-    /// Sizes indexed like `Backend::ALL` (scalar, AVX2, AVX-512, NEON).
-    ///
-    /// # Panics
-    /// Panics (at compile time in a `const`) unless every size is one of [`BATCH_SIZES`].
-    #[must_use]
-    pub const fn new(per_backend: [usize; 4]) -> Self {
-        let mut i = 0;
-        while i < per_backend.len() {
-            assert!(
-                matches!(per_backend[i], 1 | 2 | 4),
-                "batch size must be 1, 2 or 4"
-            );
-            i += 1;
-        }
-        Self { per_backend }
-    }
-
-    /// The same size on every backend (benchmarks compare batch sizes with it).
-    ///
-    /// # Panics
-    /// Panics unless `batch` is 1, 2 or 4.
-    #[must_use]
-    pub const fn uniform(batch: usize) -> Self {
-        Self::new([batch; 4])
-    }
-
-    /// The size for `backend` (for SVE, the size of NEON, whose packed type it runs generic
-    /// code with).
-    #[must_use]
-    pub fn get(self, backend: Backend) -> usize {
-        let backend = backend.packed();
-        let index = Backend::ALL.iter().position(|b| *b == backend).unwrap_or(0);
-        self.per_backend[index]
-    }
-}
 
 /// Work written once for every packed type `P` and every batch size `B` (one of
 /// [`BATCH_SIZES`]), run by [`run_batched`]: the bulk kernels' form of

@@ -1,6 +1,6 @@
 //! The crate's error types: [`LengthError`], inputs whose lengths do not fit together (the
-//! field crate's, which this crate's bulk entry points return too), and the challenger's
-//! [`TooManyBits`] and [`GrindError`].
+//! field crate's, which this crate's bulk entry points return too), the challenger's
+//! [`TooManyBits`] and [`GrindError`], and [`BatchEnvError`], a misconfigured `AURUM_BATCH`.
 
 use core::fmt;
 
@@ -76,3 +76,23 @@ impl From<TooManyBits> for GrindError {
         GrindError::TooManyBits(e)
     }
 }
+
+/// A value of `AURUM_BATCH` that is not a batch size (see
+/// [`requested_batch`](crate::requested_batch)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchEnvError {
+    /// The value as written (lossily decoded if it is not UTF-8).
+    pub value: String,
+}
+
+impl fmt::Display for BatchEnvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "AURUM_BATCH={:?} is not a batch size: use 1, 2, 4, or auto (measure)",
+            self.value
+        )
+    }
+}
+
+impl std::error::Error for BatchEnvError {}

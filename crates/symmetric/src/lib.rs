@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod batch;
+mod batch_choice;
 pub mod challenger;
 mod compressor;
 mod error;
@@ -13,10 +14,14 @@ mod permute_many;
 mod sponge;
 mod truncated;
 
-pub use batch::{BATCH_SIZES, BatchTable, BatchedKernel, run_batched};
+pub use batch::{BATCH_SIZES, BatchedKernel, run_batched};
+pub use batch_choice::{
+    BATCH_ENV, BatchChoice, BatchMeasurement, BatchRequest, ROUNDS, measure_batch_sizes,
+    parse_batch_request, requested_batch, states_measured,
+};
 pub use challenger::{Challenger, DuplexChallenger};
 pub use compressor::{CompressLayer, Compressor, compress_layer, compress_layer_packed};
-pub use error::LengthError;
+pub use error::{BatchEnvError, LengthError};
 pub use hasher::{HashRows, Hasher, hash_rows, hash_rows_on_this_thread, hash_rows_packed};
 pub use lanes::{pack_states, truncate_states, unpack_digests, unpack_states};
 pub use permutation::{NoStateKernel, Permutation, StateKernel};

@@ -22,7 +22,7 @@ pub trait Permutation<const W: usize>: Send + Sync {
 
     /// The batch size bulk calls use on `backend` (one of
     /// [`BATCH_SIZES`](crate::BATCH_SIZES)); implementations return the size measured fastest
-    /// there.
+    /// there, with a [`BatchChoice`](crate::BatchChoice). `backend` is one this machine runs.
     fn batch_size(&self, backend: Backend) -> usize {
         let _ = backend;
         1

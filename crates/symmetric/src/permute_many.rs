@@ -40,9 +40,9 @@ impl<Perm: Permutation<W>, const W: usize> Kernel for PermuteMany<'_, Perm, W> {
 }
 
 /// The packed form on `states`, `B` packed states at a time.
-struct PermuteBatches<'a, Perm, const W: usize> {
-    perm: &'a Perm,
-    states: &'a mut [[Goldilocks; W]],
+pub(crate) struct PermuteBatches<'a, Perm, const W: usize> {
+    pub(crate) perm: &'a Perm,
+    pub(crate) states: &'a mut [[Goldilocks; W]],
 }
 
 impl<Perm: Permutation<W>, const W: usize> BatchedKernel for PermuteBatches<'_, Perm, W> {

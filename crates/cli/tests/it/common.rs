@@ -24,6 +24,7 @@ pub fn aurum(args: &[&str]) -> Output {
     aurum_command()
         .args(args)
         .env_remove("AURUM_BACKEND")
+        .env_remove("AURUM_BATCH")
         .output()
         .unwrap()
 }

@@ -397,3 +397,55 @@ fn interrupted_gen_leaves_no_file() {
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+/// `aurum info` shows each permutation's batch size on the selected backend: measured (one of
+/// 1, 2, 4, with a time per state at each) or forced by `AURUM_BATCH`.
+#[test]
+fn info_shows_the_batch_sizes() {
+    let rows = |out: &std::process::Output| -> Vec<Vec<String>> {
+        assert!(out.status.success(), "{}", stderr(out));
+        let text = stdout(out);
+        [
+            "poseidon2-w8",
+            "poseidon2-w12",
+            "poseidon2-w16",
+            "poseidon (plonky2) w12",
+        ]
+        .iter()
+        .map(|name| {
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(name))
+                .unwrap_or_else(|| panic!("no row for {name}:\n{text}"));
+            line[name.len()..]
+                .split_whitespace()
+                .map(str::to_string)
+                .collect()
+        })
+        .collect()
+    };
+    let measured = aurum(&["info", "--millis", "1"]);
+    for row in rows(&measured) {
+        // Where the backend runs its own kernel (SVE) there are no batches.
+        if row[0] == "-" {
+            continue;
+        }
+        assert!(["1", "2", "4"].contains(&row[0].as_str()), "{row:?}");
+        for ns in &row[1..4] {
+            assert!(ns.parse::<f64>().unwrap() > 0.0, "{row:?}");
+        }
+        assert_eq!(row[5], "ms", "{row:?}");
+    }
+    let forced = aurum_command()
+        .args(["info", "--millis", "1"])
+        .env_remove("AURUM_BACKEND")
+        .env("AURUM_BATCH", "4")
+        .output()
+        .unwrap();
+    for row in rows(&forced) {
+        if row[0] == "-" {
+            continue;
+        }
+        assert_eq!(row[..2], ["4", "(forced"], "{row:?}");
+    }
+}

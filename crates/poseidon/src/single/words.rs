@@ -1,6 +1,7 @@
-//! The scalar part of the single-state vector forms: the last initial round's linear layer and
-//! the 22 sparse partial rounds on one state's stored words (`u64`, any representation), with
-//! each dot product's 128-bit products summed unreduced and reduced once. Plain integer code,
+//! The scalar part of the single-state vector forms, on one state's stored words (`u64`, any
+//! representation): the last initial round's linear layer, and the word-0 arithmetic of the
+//! sparse partial rounds (its S-box, the row products), each dot product's 128-bit products
+//! summed unreduced and reduced once. Plain integer code,
 //! `#[inline(always)]` so that it compiles inside the vector forms' `#[target_feature]` entry
 //! points (with `mulx` and `adc`/`adx` there); the same arithmetic as the generic rounds
 //! ([`crate::rounds`]), spelled on words so that no closure of the generic code stays out of
@@ -8,7 +9,7 @@
 
 use aurum_goldilocks::raw;
 
-use crate::constants::{PARTIAL_ROUNDS, WIDTH, mds_matrix};
+use crate::constants::{WIDTH, mds_matrix};
 use crate::fast::FastConstants;
 
 /// `2^64 mod p = 2^32 − 1`.
@@ -83,26 +84,5 @@ pub(super) fn first_partial_layer(c: &FastConstants, state: &mut [u64; WIDTH]) {
     state[0] = add(dot(&s, &m[0]), raw::words(&c.partial)[0]);
     for (x, row) in state[1..].iter_mut().zip(&c.first_partial_matrix) {
         *x = dot(&s, raw::words(row));
-    }
-}
-
-/// The 22 sparse partial rounds on the scalar unit, as in [`crate::rounds`].
-#[inline(always)]
-#[allow(dead_code)]
-pub(super) fn partial_rounds(c: &FastConstants, state: &mut [u64; WIDTH]) {
-    let partial = raw::words(&c.partial);
-    for j in 0..PARTIAL_ROUNDS {
-        // Independent of this round's S-box: the row product over state[1..] plus the next
-        // round's constant.
-        let rest: &[u64; WIDTH - 1] = state[1..].try_into().expect("11 words");
-        let mut sum = dot(rest, raw::words(&c.partial_rows[j]));
-        if j + 1 < PARTIAL_ROUNDS {
-            sum = add(sum, partial[j + 1]);
-        }
-        let s0 = exp7(state[0]);
-        for (x, &col) in state[1..].iter_mut().zip(raw::words(&c.partial_cols[j])) {
-            *x = add(*x, mul(s0, col));
-        }
-        state[0] = add(reduce128(u128::from(s0) * u128::from(M00)), sum);
     }
 }

@@ -16,7 +16,11 @@ use crate::fast::FastConstants;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
+mod avx512;
+#[cfg(target_arch = "x86_64")]
 mod words;
+#[cfg(target_arch = "x86_64")]
+mod ymm;
 
 /// The single-state form a [`Poseidon`](crate::Poseidon) runs [`permute`](SingleState::permute)
 /// with.
@@ -30,9 +34,9 @@ enum Form {
     /// Three 4-lane `ymm` registers (AVX2 with BMI2).
     #[cfg(target_arch = "x86_64")]
     Avx2(avx2::Avx2),
-    /// The same three registers with AVX-512VL's encodings and 32 registers (AVX-512F/VL).
+    /// The same three registers with AVX-512VL's mask registers (AVX-512F/VL).
     #[cfg(target_arch = "x86_64")]
-    Avx512(avx2::Avx512),
+    Avx512(avx512::Avx512),
 }
 
 impl SingleState {
@@ -43,7 +47,7 @@ impl SingleState {
     pub(crate) fn for_backend(backend: Backend) -> Self {
         match backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => match avx2::Avx512::detect() {
+            Backend::Avx512 => match avx512::Avx512::detect() {
                 Some(form) => Self(Form::Avx512(form)),
                 None => Self::for_backend(Backend::Avx2),
             },

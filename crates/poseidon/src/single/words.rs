@@ -4,7 +4,7 @@
 //! summed unreduced and reduced once. Plain integer code,
 //! `#[inline(always)]` so that it compiles inside the vector forms' `#[target_feature]` entry
 //! points (with `mulx` and `adc`/`adx` there); the same arithmetic as the generic rounds
-//! ([`crate::rounds`]), spelled on words so that no closure of the generic code stays out of
+//! (`Poseidon::permute_batch`), spelled on words so that no closure of the generic code stays out of
 //! line.
 
 use aurum_goldilocks::raw;
@@ -75,8 +75,8 @@ pub(super) fn dot<const N: usize>(xs: &[u64; N], cs: &[u64]) -> u64 {
 }
 
 /// The linear layer of the last initial full round (the MDS matrix followed by the dense
-/// matrix the sparse rounds start with, plus the first partial constant), as in
-/// [`crate::rounds`].
+/// matrix the sparse rounds start with, plus the first partial constant), as in the generic
+/// rounds.
 #[inline(always)]
 pub(super) fn first_partial_layer(c: &FastConstants, state: &mut [u64; WIDTH]) {
     let m = mds_matrix();

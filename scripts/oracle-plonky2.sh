@@ -6,6 +6,10 @@
 #   scripts/oracle-plonky2.sh            differential tests: all 360 round constants, the derived
 #                                        sparse partial-round tables, and proptests of the
 #                                        permutation, hash_no_pad, hash_or_noop, two_to_one
+#   scripts/oracle-plonky2.sh latency [ROUNDS] [CHAIN]   one permutation's latency: plonky2's
+#                                        Poseidon::poseidon against each of aurum's single-state
+#                                        forms (scalar, AVX2, AVX-512), alternating in one process;
+#                                        the median of the per-round ratios with their range
 #   scripts/oracle-plonky2.sh bench [criterion args]   (includes the Merkle 2^16 × 135 benchmark)
 #                                        plonky2's Poseidon::poseidon / hash_no_pad next to
 #                                        aurum's in one nightly build and run (target/criterion
@@ -26,5 +30,6 @@ fi
 case "${1:-test}" in
   test) shift || true; cargo test "$@" ;;
   bench) shift; cargo bench --bench plonky2 -- "$@" ;;
-  *) echo "usage: scripts/oracle-plonky2.sh [test|bench] [args...]" >&2; exit 2 ;;
+  latency) shift; cargo run --release --example latency -- "$@" ;;
+  *) echo "usage: scripts/oracle-plonky2.sh [test|bench|latency] [args...]" >&2; exit 2 ;;
 esac

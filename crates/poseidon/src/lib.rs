@@ -4,6 +4,7 @@ pub mod constants;
 mod fast;
 pub mod hash;
 pub mod reference;
+mod single;
 mod sve;
 
 use aurum_goldilocks::{Backend, Goldilocks, PackedField, SmallCoefficients};
@@ -12,6 +13,7 @@ use aurum_symmetric::{BatchChoice, Permutation};
 use constants::{HALF_FULL_ROUNDS, PARTIAL_ROUNDS, WIDTH};
 pub use fast::FastConstants;
 pub use hash::{Digest, HashMode, HashNoPad, HashOrNoop, LinearHash, TwoToOne, hash_many};
+use single::SingleState;
 pub use sve::SveKernel;
 
 /// The Poseidon permutation of plonky2 / Polygon zkProver (width 12).
@@ -24,6 +26,8 @@ pub struct Poseidon {
     choice: &'static BatchChoice,
     /// The SVE kernel, where this CPU runs SVE (decided when built).
     sve: Option<&'static SveKernel>,
+    /// The form single-state calls (`permute`) run (decided when built).
+    single: SingleState,
 }
 
 impl Default for Poseidon {
@@ -42,7 +46,25 @@ impl Poseidon {
             batch: None,
             choice: BatchChoice::of::<Self>(),
             sve: SveKernel::get(),
+            single: SingleState::for_backend(aurum_goldilocks::backend()),
         }
+    }
+
+    /// Chooses the single-state form that [`Permutation::permute`] runs: the vector form of
+    /// `backend` (AVX2 or AVX-512, the 12 words of one state across vector registers) where
+    /// this crate has one and this CPU runs it, the scalar form otherwise. [`Poseidon::new`]
+    /// chooses the form of the backend selected at run time. Every form gives the same results.
+    #[must_use]
+    pub fn with_single_state_backend(mut self, backend: Backend) -> Self {
+        self.single = SingleState::for_backend(backend);
+        self
+    }
+
+    /// The backend whose instructions single-state calls run on ([`Backend::Scalar`] for the
+    /// scalar form; see [`Poseidon::with_single_state_backend`]).
+    #[must_use]
+    pub fn single_state_backend(&self) -> Backend {
+        self.single.backend()
     }
 
     /// The derived constants the fast permutation runs on.
@@ -221,6 +243,16 @@ impl Permutation<WIDTH> for Poseidon {
             }
         }
         *states = local;
+    }
+
+    /// Permutes one state with the single-state form chosen when this was built.
+    #[inline]
+    fn permute(&self, state: &mut [Goldilocks; WIDTH]) {
+        if !self.single.permute(self.constants, state) {
+            let mut states = [*state];
+            self.permute_batch::<Goldilocks, 1>(&mut states);
+            *state = states[0];
+        }
     }
 
     fn batch_size(&self, backend: Backend) -> usize {

@@ -2,7 +2,8 @@
 //! `scripts/oracle-plonky2.sh bench` (or `cargo bench` in `oracles/plonky2`).
 //!
 //! * `poseidon/latency`: one state permuted repeatedly (each output is the next input),
-//!   ns per permutation.
+//!   ns per permutation; Aurum once per single-state form this CPU runs (`aurum-scalar`,
+//!   `aurum-avx2`, `aurum-avx512`: `Poseidon::with_single_state_backend`).
 //! * `poseidon/throughput`: 1024 independent states, ns per state (plonky2 one by one, as its
 //!   x86 path is scalar; aurum through `permute_many`'s single-thread kernel on the selected
 //!   backend, via `dispatch`).
@@ -14,7 +15,7 @@
 
 use std::hint::black_box;
 
-use aurum_goldilocks::{Goldilocks, dispatch};
+use aurum_goldilocks::{Backend, Goldilocks, dispatch};
 use aurum_merkle::{Matrix, MerkleTree, config as merkle_config};
 use aurum_oracle_plonky2::{to_aurum, to_plonky2, zero};
 use aurum_poseidon::{HashNoPad, Poseidon};
@@ -51,14 +52,20 @@ fn latency(c: &mut Criterion) {
             state = <F as PlonkyPoseidon>::poseidon(black_box(state));
         });
     });
-    let perm = Poseidon::new();
     let ours: [Goldilocks; 12] = core::array::from_fn(|i| to_aurum(raw[i]));
-    group.bench_function("aurum-scalar", |b| {
-        let mut state = ours;
-        b.iter(|| {
-            perm.permute(black_box(&mut state));
+    // Each single-state form this CPU runs (`Poseidon::new` picks the selected backend's).
+    for backend in [Backend::Scalar, Backend::Avx2, Backend::Avx512] {
+        let perm = Poseidon::new().with_single_state_backend(backend);
+        if perm.single_state_backend() != backend {
+            continue;
+        }
+        group.bench_function(format!("aurum-{backend}"), |b| {
+            let mut state = ours;
+            b.iter(|| {
+                perm.permute(black_box(&mut state));
+            });
         });
-    });
+    }
     group.finish();
 }
 

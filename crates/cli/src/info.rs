@@ -84,6 +84,15 @@ fn batch_sizes(backend: Backend) {
     batch_row("poseidon2-w12", &Poseidon2Goldilocks::<12>::new(), backend);
     batch_row("poseidon2-w16", &Poseidon2Goldilocks::<16>::new(), backend);
     batch_row("poseidon (plonky2) w12", &Poseidon::new(), backend);
+    let single = Poseidon::new().single_state_backend();
+    println!(
+        "one state at a time (latency): poseidon (plonky2) w12 runs on {single}{}",
+        if single == Backend::Scalar {
+            ""
+        } else {
+            ", its 12 words across vector registers"
+        }
+    );
 }
 
 fn batch_row<Perm: Permutation<W> + 'static, const W: usize>(

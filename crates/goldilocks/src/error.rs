@@ -118,6 +118,31 @@ pub enum BackendError {
 
 impl std::error::Error for BackendError {}
 
+/// Why `AURUM_HUGE_PAGES` names no huge-page policy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HugePagesError {
+    /// A value other than `auto`, `on` or `off`.
+    Unknown(String),
+    /// The variable is not valid UTF-8.
+    NotUnicode,
+}
+
+impl fmt::Display for HugePagesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HugePagesError::Unknown(name) => {
+                write!(
+                    f,
+                    "unknown huge-page policy {name:?} (expected auto, on or off)"
+                )
+            }
+            HugePagesError::NotUnicode => write!(f, "the value is not valid UTF-8"),
+        }
+    }
+}
+
+impl std::error::Error for HugePagesError {}
+
 /// An allocation that failed: the global allocator had no `bytes` bytes to give (or the size
 /// overflows the address space: `bytes` is then `usize::MAX`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

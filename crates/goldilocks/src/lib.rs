@@ -11,6 +11,7 @@ mod error;
 mod extension;
 pub mod field;
 mod field_trait;
+mod huge_pages;
 pub mod kernels;
 mod packed;
 #[cfg(feature = "serde")]
@@ -68,7 +69,8 @@ pub mod raw {
     }
 
     /// `len` zero values (`Goldilocks`, `Goldilocks2` or arrays of `Goldilocks`), allocated
-    /// already zeroed like [`zeroed`], large buffers on transparent huge pages: for outputs
+    /// already zeroed like [`zeroed`], large buffers on transparent huge pages where they are
+    /// at hand ([`huge_pages`]; see the crate docs' "Large buffers and huge pages"): for outputs
     /// that are about to be written in parallel (an LDE's).
     ///
     /// # Panics
@@ -113,7 +115,8 @@ pub mod raw {
     }
 
     pub use crate::backend::layout::ZeroedWords;
-    pub use crate::error::AllocError;
+    pub use crate::error::{AllocError, HugePagesError};
+    pub use crate::huge_pages::{HUGE_PAGES_ENV, HugePages, huge_pages, selected_huge_pages};
 }
 
 /// NEON multiplication strategies, public so benchmarks can compare them.

@@ -120,6 +120,59 @@ fn print_span_totals(label: &str, prove_time: Duration) {
     }
 }
 
+/// The kernel's memory counters that tell how a proof's fresh memory was had: this process's
+/// page faults (`/proc/self/stat`), and the system's transparent-huge-page faults, their
+/// fallbacks to small pages, and direct compaction (`/proc/vmstat`). Zero where not Linux.
+#[derive(Clone, Copy, Default)]
+struct MemoryCounters {
+    minor_faults: u64,
+    thp_faults: u64,
+    thp_fallbacks: u64,
+    compact_stalls: u64,
+}
+
+impl MemoryCounters {
+    fn now() -> Self {
+        let mut c = Self::default();
+        if let Ok(stat) = std::fs::read_to_string("/proc/self/stat") {
+            // After the command name's closing parenthesis: state is field 3, minflt field 10.
+            let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+            c.minor_faults = after
+                .split_whitespace()
+                .nth(7)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+        }
+        if let Ok(vmstat) = std::fs::read_to_string("/proc/vmstat") {
+            for line in vmstat.lines() {
+                let mut parts = line.split_whitespace();
+                let (Some(name), Some(value)) = (parts.next(), parts.next()) else {
+                    continue;
+                };
+                let value = value.parse().unwrap_or(0);
+                match name {
+                    "thp_fault_alloc" => c.thp_faults = value,
+                    "thp_fault_fallback" => c.thp_fallbacks = value,
+                    "compact_stall" => c.compact_stalls = value,
+                    _ => {}
+                }
+            }
+        }
+        c
+    }
+
+    /// What changed since `before`, as one line.
+    fn since(self, before: Self) -> String {
+        format!(
+            "page faults {}, THP faults {}, THP fallbacks {}, compaction stalls {}",
+            self.minor_faults.wrapping_sub(before.minor_faults),
+            self.thp_faults.wrapping_sub(before.thp_faults),
+            self.thp_fallbacks.wrapping_sub(before.thp_fallbacks),
+            self.compact_stalls.wrapping_sub(before.compact_stalls),
+        )
+    }
+}
+
 /// A copy of the trace with room for the LDE in its allocation, as `generate_trace_rows`
 /// leaves it (Plonky3's DFTs extend the trace in place).
 fn trace_with_room(trace: &RowMajorMatrix<Val>) -> RowMajorMatrix<Val> {
@@ -225,6 +278,7 @@ fn main() {
             }
             let trace = trace_with_room(&trace);
             take_span_totals();
+            let counters = MemoryCounters::now();
             let (elapsed, proof_bytes) = match prover {
                 0 => timed_prove!(&stock, &air, trace),
                 1 => timed_prove!(&aurum, &air, trace),
@@ -232,6 +286,7 @@ fn main() {
             };
             round[prover] = elapsed.as_secs_f64();
             if args.trace {
+                println!("  memory: {}", MemoryCounters::now().since(counters));
                 print_span_totals(label, elapsed);
             }
             // All are checked by the stock verifier.

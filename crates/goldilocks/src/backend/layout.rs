@@ -7,6 +7,7 @@
 
 use crate::error::AllocError;
 use crate::field::Goldilocks;
+use crate::huge_pages::HugePages;
 
 /// A type with the layout of `[Goldilocks; LANES]`: what the casts below need. Every
 /// [`PackedField`](crate::PackedField) is one (implemented for them in `backend/mod.rs`); a
@@ -219,7 +220,7 @@ pub(crate) fn zeroed_arrays<const N: usize>(len: usize) -> Vec<[Goldilocks; N]> 
 pub(crate) fn reserve_exact_huge<T>(v: &mut Vec<T>, additional: usize) {
     v.reserve_exact(additional);
     let spare = v.spare_capacity_mut();
-    advise_huge_pages(spare.as_ptr().cast(), size_of_val(spare));
+    advise_huge_pages(spare.as_mut_ptr().cast(), size_of_val(spare));
 }
 
 /// [`reserve_exact_huge`], with an allocation failure reported as an error (the bytes of the
@@ -236,17 +237,92 @@ pub(crate) fn try_reserve_exact_huge<T>(
             .unwrap_or(usize::MAX),
     })?;
     let spare = v.spare_capacity_mut();
-    advise_huge_pages(spare.as_ptr().cast(), size_of_val(spare));
+    advise_huge_pages(spare.as_mut_ptr().cast(), size_of_val(spare));
     Ok(())
 }
 
 /// Asks Linux to back the whole 2 MiB pages of a large, not yet touched buffer with
 /// transparent huge pages, where the system leaves that to `madvise` (the default of many
 /// distributions): a 4 GiB tree then takes 2 thousand page faults instead of a million, which
-/// cost more than a tenth of its hashing time. Advice only: failure changes nothing.
-fn advise_huge_pages(start: *const u8, bytes: usize) {
-    const HUGE: usize = 2 << 20;
-    if bytes < 2 * HUGE {
+/// cost more than a tenth of its hashing time. Advice only: failure changes nothing. Follows
+/// the process's policy ([`crate::huge_pages::huge_pages`], `AURUM_HUGE_PAGES`).
+fn advise_huge_pages(start: *mut u8, bytes: usize) {
+    advise_huge_pages_as(crate::huge_pages::huge_pages(), start, bytes);
+}
+
+/// The size of a transparent huge page (x86-64, and aarch64 with 4 KiB pages).
+const HUGE: usize = 2 << 20;
+
+/// The longest a huge page's first fault may take under [`HugePages::Auto`] before the advice
+/// is withdrawn for the rest of the range being faulted in: about what the 512 small-page faults of the same
+/// 2 MiB cost (1–4 µs each). A huge page at hand faults in 0.2–0.4 ms (zeroing 2 MiB at
+/// 5–10 GB/s); one that needs direct compaction, or that a hypervisor must back again after
+/// free page reporting, takes 4–10 ms.
+const SLOW_HUGE_FAULT: std::time::Duration = std::time::Duration::from_micros(1500);
+
+/// A pointer into a buffer whose disjoint huge pages threads fault in.
+#[cfg(target_os = "linux")]
+#[derive(Clone, Copy)]
+struct PagesPtr(*mut u8);
+
+#[cfg(target_os = "linux")]
+impl PagesPtr {
+    /// The pointer (a method, so that closures capture the whole `Sync` wrapper).
+    fn get(self) -> *mut u8 {
+        self.0
+    }
+}
+
+// SAFETY: the threads of `fault_in_while_fast` each write only inside their own range of huge
+// pages of the buffer, through this pointer, while the caller holds exclusive access to it.
+#[cfg(target_os = "linux")]
+unsafe impl Send for PagesPtr {}
+// SAFETY: as for `Send`: shared only to reach disjoint ranges.
+#[cfg(target_os = "linux")]
+unsafe impl Sync for PagesPtr {}
+
+/// Faults in the `pages` huge pages from `base` (advised, not yet touched), in parallel, each
+/// thread walking a contiguous range of them in order; a thread whose fault took longer than
+/// [`SLOW_HUGE_FAULT`] (no huge page at hand) withdraws the advice for the rest of its range,
+/// which then faults in small pages when it is written.
+#[cfg(target_os = "linux")]
+fn fault_in_while_fast(base: *mut u8, pages: usize) {
+    use rayon::prelude::*;
+    let ranges = rayon::current_num_threads().clamp(1, pages.max(1));
+    let base = PagesPtr(base);
+    (0..ranges).into_par_iter().for_each(|range| {
+        let (lo, hi) = (pages * range / ranges, pages * (range + 1) / ranges);
+        for page in lo..hi {
+            // SAFETY: `page < pages`, so the byte lies inside the buffer the caller owns
+            // exclusively, and no other thread writes in this range. The byte written is a
+            // zero: the memory is either freshly zeroed (it stays the same) or spare capacity
+            // that holds no value yet.
+            let at = unsafe { base.get().add(page * HUGE) };
+            let fault = std::time::Instant::now();
+            // SAFETY: see above.
+            unsafe { at.write_volatile(0) };
+            if fault.elapsed() > SLOW_HUGE_FAULT {
+                if page + 1 < hi {
+                    // SAFETY: the rest of this range lies inside the buffer (above);
+                    // MADV_NOHUGEPAGE only changes how its pages are backed, never their
+                    // contents.
+                    unsafe {
+                        libc::madvise(
+                            at.add(HUGE).cast::<libc::c_void>(),
+                            (hi - page - 1) * HUGE,
+                            libc::MADV_NOHUGEPAGE,
+                        );
+                    }
+                }
+                break;
+            }
+        }
+    });
+}
+
+/// [`advise_huge_pages`] under a given policy (the tests run every one).
+fn advise_huge_pages_as(policy: HugePages, start: *mut u8, bytes: usize) {
+    if bytes < 2 * HUGE || policy == HugePages::Off {
         return;
     }
     #[cfg(target_os = "linux")]
@@ -256,17 +332,23 @@ fn advise_huge_pages(start: *const u8, bytes: usize) {
         // neither sum overflows.
         let first = addr.next_multiple_of(HUGE);
         let last = (addr + bytes) / HUGE * HUGE;
-        if last > first {
-            // SAFETY: `first..last` lies inside one live allocation that this function's caller
-            // owns; MADV_HUGEPAGE only changes how its pages are backed, never their contents
-            // (untouched pages stay zero), so no Rust value is affected.
-            unsafe {
-                libc::madvise(
-                    first as *mut libc::c_void,
-                    last - first,
-                    libc::MADV_HUGEPAGE,
-                );
-            }
+        if last <= first {
+            return;
+        }
+        // SAFETY: `first..last` lies inside one live allocation that this function's caller
+        // owns; MADV_HUGEPAGE only changes how its pages are backed, never their contents
+        // (untouched pages stay zero), so no Rust value is affected.
+        let advised = unsafe {
+            libc::madvise(
+                first as *mut libc::c_void,
+                last - first,
+                libc::MADV_HUGEPAGE,
+            )
+        } == 0;
+        if advised && policy == HugePages::Auto {
+            // SAFETY: `first - addr < bytes` (a whole huge page lies inside the buffer).
+            let base = unsafe { start.add(first - addr) };
+            fault_in_while_fast(base, (last - first) / HUGE);
         }
     }
     #[cfg(not(target_os = "linux"))]
@@ -304,6 +386,32 @@ mod tests {
             assert_eq!(ext, vec![crate::Goldilocks2::ZERO; len]);
             ext.push(crate::Goldilocks2::ONE);
             assert_eq!((base.len(), ext.len()), (len + 1, len + 1));
+        }
+    }
+
+    /// Every huge-page policy leaves a fresh zeroed buffer zero and a grown vector's values
+    /// unchanged (the `auto` probe writes into the buffer), whatever the alignment.
+    #[test]
+    fn every_huge_page_policy_keeps_the_values() {
+        for policy in HugePages::ALL {
+            for len in [(4 << 20) / 8, (8 << 20) / 8 + 1, (6 << 20) / 8 - 3] {
+                let mut zeroed = vec![Goldilocks::ZERO; len];
+                let bytes = size_of_val(zeroed.as_slice());
+                advise_huge_pages_as(policy, zeroed.as_mut_ptr().cast(), bytes);
+                assert!(zeroed.iter().all(|x| x.as_canonical_u64() == 0), "{policy}");
+                zeroed[len - 1] = Goldilocks::ONE;
+                assert_eq!(zeroed.iter().filter(|x| **x == Goldilocks::ONE).count(), 1);
+
+                let values: Vec<Goldilocks> = (0..1000).map(Goldilocks::from_u64).collect();
+                let mut grown = values.clone();
+                grown.reserve_exact(len);
+                let spare = grown.spare_capacity_mut();
+                advise_huge_pages_as(policy, spare.as_mut_ptr().cast(), size_of_val(spare));
+                assert_eq!(grown, values, "{policy}");
+                grown.resize(1000 + len, Goldilocks::ONE);
+                assert_eq!(grown[..1000], values[..]);
+                assert!(grown[1000..].iter().all(|x| *x == Goldilocks::ONE));
+            }
         }
     }
 

@@ -12,7 +12,8 @@ use crate::rejection::Rejection;
 pub enum Error {
     /// A flag's value, or flags together, that this machine or command cannot take.
     Usage(String),
-    /// `AURUM_BACKEND` names no backend this machine runs, or `AURUM_BATCH` no batch size.
+    /// `AURUM_BACKEND` names no backend this machine runs, `AURUM_BATCH` no batch size, or
+    /// `AURUM_HUGE_PAGES` no policy.
     Backend(String),
     /// A statement that cannot be: dimensions no tree has, a cap height beyond the tree's
     /// depth, a cap that does not lead to the stated root, FRI parameters or a height FRI

@@ -14,12 +14,15 @@ use crate::merkle::statement;
 /// The columns without --cols.
 const DEFAULT_COLS: u64 = 8;
 
-/// The selected backend, or a clear error if `AURUM_BACKEND` or `AURUM_BATCH` is invalid
+/// The selected backend, or a clear error if `AURUM_BACKEND`, `AURUM_BATCH` or
+/// `AURUM_HUGE_PAGES` is invalid
 /// (every command that computes with the kernels checks both before it starts).
 pub(crate) fn checked_backend() -> Result<Backend, Error> {
     let backend = selected_backend()
         .map_err(|e| Error::Backend(format!("{}: {e}", aurum_goldilocks::BACKEND_ENV)))?;
     aurum_symmetric::requested_batch().map_err(|e| Error::Backend(e.to_string()))?;
+    aurum_goldilocks::raw::selected_huge_pages()
+        .map_err(|e| Error::Backend(format!("{}: {e}", aurum_goldilocks::raw::HUGE_PAGES_ENV)))?;
     Ok(backend)
 }
 

@@ -43,6 +43,11 @@ pub(crate) fn info(budget: Duration) -> Result<ExitCode, Error> {
     let names: Vec<&str> = supported.iter().map(|b| b.name()).collect();
     println!("supported here: {}", names.join(", "));
     println!("threads: {}", rayon::current_num_threads());
+    println!(
+        "large buffers: huge pages {} ({})",
+        aurum_goldilocks::raw::huge_pages(),
+        aurum_goldilocks::raw::HUGE_PAGES_ENV
+    );
     println!();
     batch_sizes(selected);
     println!();

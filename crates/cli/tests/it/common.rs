@@ -25,6 +25,7 @@ pub fn aurum(args: &[&str]) -> Output {
         .args(args)
         .env_remove("AURUM_BACKEND")
         .env_remove("AURUM_BATCH")
+        .env_remove("AURUM_HUGE_PAGES")
         .output()
         .unwrap()
 }

@@ -1,4 +1,4 @@
-//! One policy in every command: a bad `AURUM_BACKEND` or `AURUM_BATCH` is refused by the commands that compute
+//! One policy in every command: a bad `AURUM_BACKEND`, `AURUM_BATCH` or `AURUM_HUGE_PAGES` is refused by the commands that compute
 //! with the kernels and ignored by those that compute nothing; every untrusted JSON format
 //! refuses an unknown field at any depth, naming it; `bench import-insn` refuses negative
 //! counts and impossible dates, and records with impossible dates are refused too.
@@ -20,6 +20,16 @@ fn with_bogus_backend(args: &[&str]) -> Output {
     aurum_command()
         .args(args)
         .env("AURUM_BACKEND", "bogus")
+        .output()
+        .unwrap()
+}
+
+/// `aurum ARGS` with `AURUM_HUGE_PAGES=sometimes` (not a policy).
+fn with_bogus_huge_pages(args: &[&str]) -> Output {
+    aurum_command()
+        .args(args)
+        .env_remove("AURUM_BACKEND")
+        .env("AURUM_HUGE_PAGES", "sometimes")
         .output()
         .unwrap()
 }
@@ -151,6 +161,9 @@ fn a_bad_backend_is_refused_by_every_command_that_computes() {
         // The same for a bad `AURUM_BATCH`.
         let out = with_bogus_batch(&args);
         refused(&out, &["AURUM_BATCH", "\"3\""]);
+        assert!(stdout(&out).is_empty(), "{args:?}: {}", stdout(&out));
+        let out = with_bogus_huge_pages(&args);
+        refused(&out, &["AURUM_HUGE_PAGES", "sometimes"]);
         assert!(stdout(&out).is_empty(), "{args:?}: {}", stdout(&out));
     }
     assert!(!out_file.exists());

@@ -19,9 +19,10 @@
 //! * **Bound**: `max(muls · c_mul, adds · c_add) / lanes` assumes multiplies and adds issue on
 //!   separate ports in parallel (a strict lower bound); the `serial` column, `(muls · c_mul +
 //!   adds · c_add) / lanes`, assumes they share them.
-//! * **Measured**: permutations on one thread, states packed in lanes (`permute_batch` at the
-//!   backend's batch size); forward NTT 2^20 × 8 and Merkle commits 2^20 × 8 on every rayon
-//!   thread (cycles summed over threads). Every backend this CPU supports gets every row: the
+//! * **Measured**, all on one thread (the distance per core; on a shared machine a second
+//!   thread's time is not its own): permutations with states packed in lanes
+//!   (`permute_batch` at the backend's batch size); forward NTT 2^20 × 8 and Merkle commits
+//!   2^20 × 8 on a rayon pool of one thread. Every backend this CPU supports gets every row: the
 //!   NTT is pinned with `Ntt::with_backend`; the Merkle trees take the process-wide backend,
 //!   so for each backend other than this process's the example runs itself again with
 //!   `AURUM_BACKEND` set and reads the child's times back.
@@ -184,8 +185,8 @@ impl Row {
     }
 }
 
-/// Nanoseconds per leaf, summed over the rayon threads, of a Merkle commit of `rows × cols`
-/// on the process-wide backend.
+/// Nanoseconds per leaf of a Merkle commit of `rows × cols` on the process-wide backend, on
+/// the current rayon pool (one thread, see `main`).
 fn merkle_ns_per_leaf<C: MerkleConfig>(config: &C, rows: usize, cols: usize) -> f64 {
     let values: Vec<Goldilocks> = (0..rows * cols)
         .map(|i| Goldilocks::from_u64(i as u64 * 0x9E37_79B9 + 7))
@@ -197,7 +198,7 @@ fn merkle_ns_per_leaf<C: MerkleConfig>(config: &C, rows: usize, cols: usize) -> 
         black_box(tree.root());
         start.elapsed()
     });
-    time.as_nanos() as f64 * rayon::current_num_threads() as f64 / rows as f64
+    time.as_nanos() as f64 / rows as f64
 }
 
 /// The Merkle rows' leaves: 2^20 × 8.
@@ -207,7 +208,7 @@ const MERKLE_COLS: usize = 8;
 /// Set in the child runs that measure the Merkle trees on one backend.
 const CHILD_ENV: &str = "AURUM_LIMIT_MERKLE_CHILD";
 
-/// Nanoseconds per leaf (summed over threads) of the poseidon2-w8 and plonky2 trees on the
+/// Nanoseconds per leaf of the poseidon2-w8 and plonky2 trees on the
 /// process-wide backend.
 fn merkle_ns_here() -> [f64; 2] {
     [
@@ -242,14 +243,17 @@ fn merkle_ns_on(backend: Backend) -> [f64; 2] {
 }
 
 fn main() {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build_global()
+        .expect("the global rayon pool, before any use");
     if std::env::var_os(CHILD_ENV).is_some() {
         let [w8, plonky2] = merkle_ns_here();
         println!("{w8} {plonky2}");
         return;
     }
     let ghz = clock_ghz();
-    let threads = rayon::current_num_threads();
-    println!("clock ≈ {ghz:.2} GHz (dependent multiply-add chain), {threads} rayon threads\n");
+    println!("clock ≈ {ghz:.2} GHz (dependent multiply-add chain), one thread\n");
     println!("| backend | lanes | mul (cycles/vector) | add (cycles/vector) |");
     println!("|---|---:|---:|---:|");
     let backends: Vec<Backend> = Backend::ALL
@@ -343,7 +347,7 @@ fn main() {
             "forward NTT 2^20 × 8, per butterfly",
             backend,
             OpCount::butterfly(),
-            time.as_nanos() as f64 * ghz * threads as f64 / butterflies as f64,
+            time.as_nanos() as f64 * ghz / butterflies as f64,
             None,
         );
     }

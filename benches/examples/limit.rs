@@ -19,15 +19,22 @@
 //! * **Bound**: `max(muls · c_mul, adds · c_add) / lanes` assumes multiplies and adds issue on
 //!   separate ports in parallel (a strict lower bound); the `serial` column, `(muls · c_mul +
 //!   adds · c_add) / lanes`, assumes they share them.
-//! * **Measured**: permutations on one thread, states packed in lanes (`permute_batch` at the
-//!   backend's batch size); forward NTT 2^20 × 8 and Merkle commits 2^20 × 8 on every rayon
-//!   thread, dispatched default backend (cycles summed over threads).
+//! * **Measured**, all on one thread (the distance per core; on a shared machine a second
+//!   thread's time is not its own): permutations with states packed in lanes
+//!   (`permute_batch` at the backend's batch size); forward NTT 2^20 × 8 and Merkle commits
+//!   2^20 × 8 on a rayon pool of one thread. Every backend this CPU supports gets every row: the
+//!   NTT is pinned with `Ntt::with_backend`; the Merkle trees take the process-wide backend,
+//!   so for each backend other than this process's the example runs itself again with
+//!   `AURUM_BACKEND` set and reads the child's times back.
+//! * **Goal**: the last column compares `measured / serial` with the goal for the kernel:
+//!   within 1.15× for the permutations, 1.5× for Merkle trees per leaf (none for the NTT).
 
 use std::hint::black_box;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use aurum_bench::microbench::{FieldOp, LANES_IN_FLIGHT, ThroughputProbe};
-use aurum_goldilocks::{Backend, Goldilocks, dispatch, dispatch_on};
+use aurum_goldilocks::{BACKEND_ENV, Backend, Goldilocks, dispatch_on};
 use aurum_merkle::config::{self, MerkleConfig};
 use aurum_merkle::{Matrix, MerkleTree};
 use aurum_ntt::{Ntt, Order};
@@ -147,6 +154,8 @@ struct Row {
     c_mul: f64,
     c_add: f64,
     measured: f64,
+    /// The goal for `measured / serial`, if the kernel has one.
+    goal: Option<f64>,
 }
 
 impl Row {
@@ -155,8 +164,14 @@ impl Row {
         let add = self.ops.adds * self.c_add / self.lanes;
         let bound = mul.max(add);
         let serial = mul + add;
+        let distance = self.measured / serial;
+        let goal = match self.goal {
+            Some(g) if distance <= g => format!("≤ {g:.2}×: met"),
+            Some(g) => format!("≤ {g:.2}×: not met"),
+            None => "—".to_string(),
+        };
         println!(
-            "| {} | {} | {:.0} | {:.0} | {:.1} | {:.1} | {:.1} | {:.2}× | {:.2}× |",
+            "| {} | {} | {:.0} | {:.0} | {:.1} | {:.1} | {:.1} | {:.2}× | {:.2}× | {goal} |",
             self.kernel,
             self.backend,
             self.ops.muls,
@@ -165,12 +180,14 @@ impl Row {
             serial,
             self.measured,
             self.measured / bound,
-            self.measured / serial
+            distance,
         );
     }
 }
 
-fn merkle_cycles_per_leaf<C: MerkleConfig>(config: &C, rows: usize, cols: usize, ghz: f64) -> f64 {
+/// Nanoseconds per leaf of a Merkle commit of `rows × cols` on the process-wide backend, on
+/// the current rayon pool (one thread, see `main`).
+fn merkle_ns_per_leaf<C: MerkleConfig>(config: &C, rows: usize, cols: usize) -> f64 {
     let values: Vec<Goldilocks> = (0..rows * cols)
         .map(|i| Goldilocks::from_u64(i as u64 * 0x9E37_79B9 + 7))
         .collect();
@@ -181,13 +198,62 @@ fn merkle_cycles_per_leaf<C: MerkleConfig>(config: &C, rows: usize, cols: usize,
         black_box(tree.root());
         start.elapsed()
     });
-    time.as_nanos() as f64 * ghz * rayon::current_num_threads() as f64 / rows as f64
+    time.as_nanos() as f64 / rows as f64
+}
+
+/// The Merkle rows' leaves: 2^20 × 8.
+const MERKLE_ROWS: usize = 1 << 20;
+const MERKLE_COLS: usize = 8;
+
+/// Set in the child runs that measure the Merkle trees on one backend.
+const CHILD_ENV: &str = "AURUM_LIMIT_MERKLE_CHILD";
+
+/// Nanoseconds per leaf of the poseidon2-w8 and plonky2 trees on the
+/// process-wide backend.
+fn merkle_ns_here() -> [f64; 2] {
+    [
+        merkle_ns_per_leaf(&config::poseidon2_w8(), MERKLE_ROWS, MERKLE_COLS),
+        merkle_ns_per_leaf(&config::plonky2(), MERKLE_ROWS, MERKLE_COLS),
+    ]
+}
+
+/// [`merkle_ns_here`] on `backend`: in this process if it runs on `backend`, else in a child
+/// run of this example with `AURUM_BACKEND` set.
+fn merkle_ns_on(backend: Backend) -> [f64; 2] {
+    if backend == aurum_goldilocks::backend() {
+        return merkle_ns_here();
+    }
+    let exe = std::env::current_exe().expect("path of this example");
+    let out = Command::new(exe)
+        .env(BACKEND_ENV, backend.name())
+        .env(CHILD_ENV, "1")
+        .output()
+        .expect("child run");
+    assert!(
+        out.status.success(),
+        "child run on {backend} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let values: Vec<f64> = text
+        .split_whitespace()
+        .map(|v| v.parse().expect("a number"))
+        .collect();
+    [values[0], values[1]]
 }
 
 fn main() {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build_global()
+        .expect("the global rayon pool, before any use");
+    if std::env::var_os(CHILD_ENV).is_some() {
+        let [w8, plonky2] = merkle_ns_here();
+        println!("{w8} {plonky2}");
+        return;
+    }
     let ghz = clock_ghz();
-    let threads = rayon::current_num_threads();
-    println!("clock ≈ {ghz:.2} GHz (dependent multiply-add chain), {threads} rayon threads\n");
+    println!("clock ≈ {ghz:.2} GHz (dependent multiply-add chain), one thread\n");
     println!("| backend | lanes | mul (cycles/vector) | add (cycles/vector) |");
     println!("|---|---:|---:|---:|");
     let backends: Vec<Backend> = Backend::ALL
@@ -205,10 +271,10 @@ fn main() {
         primitives.push((backend, c_mul, c_add));
     }
     println!(
-        "\n| kernel | backend | muls | adds | bound (cycles) | serial bound | measured (cycles) | measured / bound | measured / serial |"
+        "\n| kernel | backend | muls | adds | bound (cycles) | serial bound | measured (cycles) | measured / bound | measured / serial | goal |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|");
-    let row = |kernel: &str, backend: Backend, ops: OpCount, measured: f64| {
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
+    let row = |kernel: &str, backend: Backend, ops: OpCount, measured: f64, goal: Option<f64>| {
         let &(_, c_mul, c_add) = primitives
             .iter()
             .find(|(b, _, _)| *b == backend)
@@ -221,73 +287,88 @@ fn main() {
             c_mul,
             c_add,
             measured,
+            goal,
         }
         .print();
     };
+    const PERMUTATION_GOAL: Option<f64> = Some(1.15);
+    const MERKLE_GOAL: Option<f64> = Some(1.5);
     for &backend in &backends {
         row(
             "Poseidon2 W8, per state",
             backend,
             OpCount::poseidon2(8.0),
             permutation_cycles(&Poseidon2Goldilocks::<8>::new(), backend, ghz),
+            PERMUTATION_GOAL,
         );
         row(
             "Poseidon2 W12, per state",
             backend,
             OpCount::poseidon2(12.0),
             permutation_cycles(&Poseidon2Goldilocks::<12>::new(), backend, ghz),
+            PERMUTATION_GOAL,
         );
         row(
             "Poseidon2 W16, per state",
             backend,
             OpCount::poseidon2(16.0),
             permutation_cycles(&Poseidon2Goldilocks::<16>::new(), backend, ghz),
+            PERMUTATION_GOAL,
         );
         row(
             "Poseidon W12, per state",
             backend,
             OpCount::poseidon(),
             permutation_cycles(&Poseidon::new(), backend, ghz),
+            PERMUTATION_GOAL,
         );
     }
-    let default = dispatch::selected_backend().expect("a usable backend");
 
     // Forward NTT 2^20 × 8, bit-reversed output: 8 · 2^19 · 20 butterflies.
     let (log_n, width) = (20usize, 8usize);
-    let ntt = Ntt::plonky3();
     let input: Vec<Goldilocks> = (0..width << log_n)
         .map(|i| Goldilocks::from_u64(i as u64 * 31 + 5))
         .collect();
-    let time = median(7, || {
-        let mut values = input.clone();
-        let start = Instant::now();
-        ntt.forward(&mut values, width, Order::BitReversed)
-            .expect("shape");
-        let t = start.elapsed();
-        black_box(values);
-        t
-    });
     let butterflies = (width << (log_n - 1)) * log_n;
-    row(
-        "forward NTT 2^20 × 8, per butterfly",
-        default,
-        OpCount::butterfly(),
-        time.as_nanos() as f64 * ghz * threads as f64 / butterflies as f64,
-    );
+    for &backend in &backends {
+        let ntt = Ntt::plonky3()
+            .with_backend(backend)
+            .expect("supported backend");
+        let time = median(7, || {
+            let mut values = input.clone();
+            let start = Instant::now();
+            ntt.forward(&mut values, width, Order::BitReversed)
+                .expect("shape");
+            let t = start.elapsed();
+            black_box(values);
+            t
+        });
+        row(
+            "forward NTT 2^20 × 8, per butterfly",
+            backend,
+            OpCount::butterfly(),
+            time.as_nanos() as f64 * ghz / butterflies as f64,
+            None,
+        );
+    }
 
     // Merkle 2^20 × 8: poseidon2-w8 hashes a leaf in 2 permutations (rate 4) and compresses
     // in 1 per node; plonky2 hashes 8 elements in 1 and compresses in 1.
-    let rows = 1 << 20;
-    row(
-        "Merkle poseidon2-w8 2^20 × 8, per leaf (3 perms)",
-        default,
-        OpCount::poseidon2(8.0).scaled(3.0),
-        merkle_cycles_per_leaf(&config::poseidon2_w8(), rows, 8, ghz),
-    );
-    row(
-        "Merkle plonky2 2^20 × 8, per leaf (2 perms)",
-        default,
-        OpCount::poseidon().scaled(2.0),
-        merkle_cycles_per_leaf(&config::plonky2(), rows, 8, ghz),
-    );
+    for &backend in &backends {
+        let [w8, plonky2] = merkle_ns_on(backend);
+        row(
+            "Merkle poseidon2-w8 2^20 × 8, per leaf (3 perms)",
+            backend,
+            OpCount::poseidon2(8.0).scaled(3.0),
+            w8 * ghz,
+            MERKLE_GOAL,
+        );
+        row(
+            "Merkle plonky2 2^20 × 8, per leaf (2 perms)",
+            backend,
+            OpCount::poseidon().scaled(2.0),
+            plonky2 * ghz,
+            MERKLE_GOAL,
+        );
+    }
 }

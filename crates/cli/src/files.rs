@@ -65,6 +65,30 @@ pub fn remove_partial_outputs_on_interrupt() {
     });
 }
 
+/// The exit status when standard output is closed under a running command (`aurum … | head`):
+/// what a shell reports for a process that SIGPIPE ended (128 + 13).
+pub const STDOUT_CLOSED: i32 = 141;
+
+/// Makes a write to a closed standard output (the reader of a pipe gone, as in
+/// `aurum … | head`) end the process quietly, like the SIGPIPE of other command-line tools:
+/// the unfinished output files are removed and the exit status is [`STDOUT_CLOSED`], with no
+/// panic message. Rust ignores SIGPIPE, so such a write fails, and `println!` panics on the
+/// failure; this hook turns that one panic into the exit. Other panics keep the default hook.
+pub fn exit_quietly_when_stdout_closes() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info.payload_as_str().unwrap_or_default();
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            let partial = PARTIAL.lock().map(|p| p.clone()).unwrap_or_default();
+            for path in &partial {
+                let _ = fs::remove_file(path);
+            }
+            std::process::exit(STDOUT_CLOSED);
+        }
+        default(info);
+    }));
+}
+
 /// Registers a temporary file for removal on interruption, until dropped.
 #[derive(Debug)]
 struct Registered(PathBuf);

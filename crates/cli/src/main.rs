@@ -9,5 +9,6 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     aurum_cli::files::remove_partial_outputs_on_interrupt();
+    aurum_cli::files::exit_quietly_when_stdout_closes();
     aurum_cli::run(aurum_cli::args::Cli::parse())
 }

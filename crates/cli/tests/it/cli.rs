@@ -449,3 +449,22 @@ fn info_shows_the_batch_sizes() {
         assert_eq!(row[..2], ["4", "(forced"], "{row:?}");
     }
 }
+
+/// A reader that closes the pipe early (`aurum info | head -1`) ends `aurum` quietly, with the
+/// status a shell reports for SIGPIPE, not a panic.
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    let mut child = aurum_command()
+        .args(["info", "--millis", "1"])
+        .env_remove("AURUM_BACKEND")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the read end before `aurum` prints its first line.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(141), "{err}");
+}

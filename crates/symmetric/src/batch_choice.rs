@@ -96,10 +96,20 @@ pub fn requested_batch() -> Result<BatchRequest, BatchEnvError> {
     REQUEST.get_or_init(request_from_env).clone()
 }
 
-/// The request bulk calls follow: [`requested_batch`], or [`BatchRequest::Measure`] after one
-/// warning if the variable is invalid.
+/// The request bulk calls follow, decided once per process.
+static EFFECTIVE: OnceLock<BatchRequest> = OnceLock::new();
+
+/// Decides the request for this process before any bulk call has read [`BATCH_ENV`]: what an
+/// application does that must not depend on timing (an instruction-count workload), instead
+/// of setting the variable. Returns `false`, changing nothing, if the request was decided
+/// already.
+pub fn set_batch_request(request: BatchRequest) -> bool {
+    EFFECTIVE.set(request).is_ok()
+}
+
+/// The request bulk calls follow: [`set_batch_request`]'s, else [`requested_batch`], or
+/// [`BatchRequest::Measure`] after one warning if the variable is invalid.
 fn effective_request() -> BatchRequest {
-    static EFFECTIVE: OnceLock<BatchRequest> = OnceLock::new();
     *EFFECTIVE.get_or_init(|| {
         requested_batch().unwrap_or_else(|e| {
             eprintln!("warning: {e}; measuring the batch sizes instead");

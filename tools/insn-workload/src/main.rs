@@ -36,12 +36,12 @@
 
 use std::process::ExitCode;
 
-use aurum_goldilocks::Goldilocks;
+use aurum_goldilocks::{Backend, Goldilocks};
 use aurum_merkle::{Matrix, MerkleConfig, MerkleTree, Preset, config};
 use aurum_ntt::{Ntt, Order};
 use aurum_poseidon::Poseidon;
 use aurum_poseidon2::Poseidon2Goldilocks;
-use aurum_symmetric::{Permutation, permute_many};
+use aurum_symmetric::{BatchRequest, Permutation, permute_many};
 
 /// States per `permute_many` call.
 const STATES: usize = 256;
@@ -74,6 +74,18 @@ fn usage() -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The batch size each kernel is counted at on `backend` (Poseidon2: 1 on scalar, 4 on AVX2,
+/// 2 on AVX-512 and NEON; plonky2's Poseidon: 2 on NEON, 4 elsewhere). SVE runs whole-state
+/// kernels, which have no batch size.
+fn counted_batch(kernel: &str, backend: Backend) -> usize {
+    let poseidon = matches!(kernel, "poseidon12" | "merkle-plonky2");
+    match (backend.packed(), poseidon) {
+        (Backend::Neon, _) | (Backend::Avx512, false) => 2,
+        (Backend::Scalar, false) => 1,
+        _ => 4,
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [kernel, iters_arg] = args.as_slice() else {
@@ -98,6 +110,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // A fixed batch size, not the one measured at run time: a count must not depend on
+    // timing (the sizes the bands in scripts/insn-bands.txt were counted with).
+    aurum_symmetric::set_batch_request(BatchRequest::Fixed(counted_batch(name, backend)));
     eprintln!(
         "insn-workload: kernel={name} iters={iters_arg} backend={backend} {} unit={unit} \
          units_per_iter={units}",

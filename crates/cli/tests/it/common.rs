@@ -39,7 +39,13 @@ pub fn stderr(o: &Output) -> String {
 }
 
 pub fn temp(name: &str) -> PathBuf {
+    static FRESH: std::sync::Once = std::sync::Once::new();
     let dir = std::env::temp_dir().join(format!("aurum-cli-test-{}", std::process::id()));
+    // A directory left by an earlier process that had the same PID (PIDs wrap) would hand its
+    // files to this run's tests: start from an empty one.
+    FRESH.call_once(|| {
+        let _ = std::fs::remove_dir_all(&dir);
+    });
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }

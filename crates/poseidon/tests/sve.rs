@@ -7,6 +7,8 @@
 //! Reported as **ignored** where SVE cannot run (other architectures, aarch64 cores without
 //! SVE, builds without the C kernels): a `harness = false` binary on `libtest-mimic`.
 
+mod common;
+
 use aurum_goldilocks::{Backend, Goldilocks, P};
 use aurum_poseidon::constants::{ROUND_CONSTANTS, WIDTH, mds_matrix};
 use aurum_poseidon::{Digest, HashNoPad, HashOrNoop, LinearHash, Poseidon, TwoToOne};
@@ -94,20 +96,7 @@ fn permutation() -> Result<(), String> {
 /// plonky2's known answers (its test vectors: zeros, 0..12, all p − 1), each also from the
 /// second representations of the inputs below 2^32 − 1 (x + p).
 fn known_answers() -> Result<(), String> {
-    let zeros = [
-        0x3c18a9786cb0b359,
-        0xc4055e3364a246c3,
-        0x7953db0ab48808f4,
-        0xc71603f33a1144ca,
-        0xd7709673896996dc,
-        0x46a84e87642f44ed,
-        0xd032648251ee0b3c,
-        0x1c687363b207df62,
-        0xdf8565563e8045fe,
-        0x40f5b37ff4254dae,
-        0xd070f637b431067c,
-        0x1792b1c4342109d7,
-    ];
+    let zeros = common::ZERO_STATE_PERMUTED;
     let counting = [
         0xd64e1e3efc5b8e9e,
         0x53666633020aaa47,

@@ -138,6 +138,29 @@ pub unsafe trait PackedField:
         x3 * x4
     }
 
+    /// `x^7` of every element (a full round's S-box layer), four elements at a time computed
+    /// stage by stage: four squares, then four `x³` and four `x⁴`, then four `x⁷`. Each stage
+    /// is four independent multiplications side by side, where one S-box at a time would
+    /// leave the core waiting on a three-multiplication dependency chain.
+    ///
+    /// Spelt out per group of four rather than as one loop per stage over all `N` elements:
+    /// LLVM keeps such loops rolled, and every stage's values then go through the stack
+    /// (Poseidon2 W8 on AVX2: 7–10 % slower).
+    #[inline(always)]
+    fn exp7_each<const N: usize>(xs: &mut [Self; N]) {
+        let (groups, rest) = xs.as_chunks_mut::<4>();
+        for group in groups {
+            let [a, b, c, d] = *group;
+            let (a2, b2, c2, d2) = (a.square(), b.square(), c.square(), d.square());
+            let (a3, b3, c3, d3) = (a2 * a, b2 * b, c2 * c, d2 * d);
+            let (a4, b4, c4, d4) = (a2.square(), b2.square(), c2.square(), d2.square());
+            *group = [a3 * a4, b3 * b4, c3 * c4, d3 * d4];
+        }
+        for x in rest {
+            *x = x.exp7();
+        }
+    }
+
     /// `x^exp` per lane by square-and-multiply.
     #[inline]
     fn exp_u64(self, exp: u64) -> Self {

@@ -130,14 +130,8 @@ pub fn mds_layer<P: PackedField>(state: &mut [P; WIDTH]) {
     }
 }
 
-/// Adds a round's constants to every state, then applies the S-box to every word of every
-/// state, stage by stage across all `B·12` words (all squares, then all `x³` and `x⁴`, then all
-/// `x⁷`), so that each stage is `B·12` independent multiplications side by side.
-///
-/// Each stage is a plain loop with one operation in its body: small enough for LLVM to unroll,
-/// and one copy of each operation in unoptimised builds, where every inlined copy keeps stack
-/// slots of its own. (Measured against twelve spelled-out S-boxes per state: 10–17 % faster
-/// on AVX2 and AVX-512, the same on scalar.)
+/// Adds a round's constants to every state, then applies the S-box to every word
+/// ([`PackedField::exp7_each`]: four words at a time, stage by stage).
 #[inline(always)]
 fn full_sbox_layer<P: PackedField, const B: usize>(
     states: &mut [[P; WIDTH]; B],
@@ -147,25 +141,7 @@ fn full_sbox_layer<P: PackedField, const B: usize>(
         for (s, &c) in state.iter_mut().zip(constants) {
             *s += c;
         }
-    }
-    let mut x2 = *states;
-    for state in x2.iter_mut() {
-        for x in state.iter_mut() {
-            *x = x.square();
-        }
-    }
-    let mut x3 = x2;
-    let mut x4 = x2;
-    for b in 0..B {
-        for i in 0..WIDTH {
-            x3[b][i] *= states[b][i];
-            x4[b][i] = x4[b][i].square();
-        }
-    }
-    for b in 0..B {
-        for i in 0..WIDTH {
-            states[b][i] = x3[b][i] * x4[b][i];
-        }
+        P::exp7_each(state);
     }
 }
 

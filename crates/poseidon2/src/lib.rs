@@ -171,41 +171,16 @@ struct PackedConstants<const W: usize> {
     internal: [Canonical; INTERNAL_ROUNDS],
 }
 
-/// `x + c` for every element, then `x^7`, computed stage by stage across all `B·W` elements
-/// (all squares, then all `x³` and `x⁴`, then all `x⁷`): each stage is `B·W` independent
-/// multiplications next to each other in the instruction stream, where one S-box at a time
-/// would leave the core waiting on a three-multiplication dependency chain.
+/// `x + c` for every element, then `x^7` ([`PackedField::exp7_each`]).
 #[inline(always)]
-fn add_constants_and_sbox<P: PackedField, const W: usize, const B: usize>(
-    states: &mut [[P; W]; B],
+fn add_constants_and_sbox<P: PackedField, const W: usize>(
+    state: &mut [P; W],
     constants: &[Canonical; W],
 ) {
-    for state in states.iter_mut() {
-        for (s, c) in state.iter_mut().zip(constants) {
-            *s = s.add_canonical(Canonical::broadcast(*c));
-        }
+    for (s, c) in state.iter_mut().zip(constants) {
+        *s = s.add_canonical(Canonical::broadcast(*c));
     }
-    // Plain loops, not `core::array::from_fn`: a closure that LLVM declines to inline would run
-    // outside the backend's `#[target_feature]` entry point, turning every intrinsic into a call.
-    let mut x2 = *states;
-    for row in x2.iter_mut() {
-        for x in row.iter_mut() {
-            *x = x.square();
-        }
-    }
-    let mut x3 = x2;
-    let mut x4 = x2;
-    for b in 0..B {
-        for i in 0..W {
-            x3[b][i] *= states[b][i];
-            x4[b][i] = x4[b][i].square();
-        }
-    }
-    for b in 0..B {
-        for i in 0..W {
-            states[b][i] = x3[b][i] * x4[b][i];
-        }
-    }
+    P::exp7_each(state);
 }
 
 impl<L: LinearLayers<W>, const W: usize> Poseidon2<L, W> {
@@ -244,8 +219,7 @@ impl<L: LinearLayers<W>, const W: usize> Permutation<W> for Poseidon2<L, W> {
         // (each copy costs compile time, and stack in unoptimised builds).
         for (r, constants) in self.rc.external.iter().enumerate() {
             for state in states.iter_mut() {
-                let one: &mut [[P; W]; 1] = core::array::from_mut(state);
-                add_constants_and_sbox(one, constants);
+                add_constants_and_sbox(state, constants);
                 external_layer::<L, P, W>(state);
             }
             if r == HALF_EXTERNAL_ROUNDS - 1 {

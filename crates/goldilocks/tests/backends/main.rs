@@ -78,6 +78,17 @@ impl Kernel for AllOps {
         record("mul_2exp", &|x, _| x.mul_2exp(exp));
         record("div_2exp", &|x, _| x.div_2exp(exp));
         record("exp7", &|x, _| x.exp7());
+        // Five elements: one group of four and a remainder.
+        let each = |x: P, y: P, k: usize| {
+            let mut xs = [x, y, -x, x.double(), y.halve()];
+            P::exp7_each(&mut xs);
+            xs[k]
+        };
+        record("exp7_each[0]", &|x, y| each(x, y, 0));
+        record("exp7_each[1]", &|x, y| each(x, y, 1));
+        record("exp7_each[2]", &|x, y| each(x, y, 2));
+        record("exp7_each[3]", &|x, y| each(x, y, 3));
+        record("exp7_each[4]", &|x, y| each(x, y, 4));
         record("exp_u64", &|x, _| x.exp_u64(exp));
         record("add_scalar", &|x, y| x + y.as_slice()[0]);
         record("sub_scalar", &|x, y| x - y.as_slice()[0]);
@@ -148,8 +159,21 @@ fn scalar_expected(a: [Goldilocks; 8], b: [Goldilocks; 8], small: u32, exp: u64)
             lanewise(&|x, _| x * Goldilocks::TWO.inverse().exp_u64(exp)),
         ),
         ("exp7", lanewise(&|x, _| x * x * x * x * x * x * x)),
+        ("exp7_each[0]", lanewise(&|x, _| pow7(x))),
+        ("exp7_each[1]", lanewise(&|_, y| pow7(y))),
+        ("exp7_each[2]", lanewise(&|x, _| pow7(-x))),
+        ("exp7_each[3]", lanewise(&|x, _| pow7(x + x))),
+        (
+            "exp7_each[4]",
+            lanewise(&|_, y| pow7(y * Goldilocks::TWO.inverse())),
+        ),
         ("exp_u64", lanewise(&|x, _| x.exp_u64(exp))),
     ]
+}
+
+/// `x^7` by repeated multiplication.
+fn pow7(x: Goldilocks) -> Goldilocks {
+    x * x * x * x * x * x * x
 }
 
 /// Checks every op of one backend against the scalar reference.

@@ -17,6 +17,21 @@ pub(crate) fn branch_hint() {
     }
 }
 
+/// `x`, opaque to LLVM: an empty `asm!` passes it through a register. LLVM still hoists it
+/// out of loops (the `asm!` is pure), but cannot fold the constant into the instructions that
+/// use it — what the SIMD backends need to keep a multiplication by `EPSILON` a
+/// multiplication (see `avx512::opaque_epsilon`).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn opaque_u64(mut x: u64) -> u64 {
+    // SAFETY: the template is a comment: no instruction runs, no memory or flags change, and
+    // the register leaves as it came.
+    unsafe {
+        core::arch::asm!("/* {x} */", x = inout(reg) x, options(pure, nomem, nostack, preserves_flags));
+    }
+    x
+}
+
 /// `x + y`, adding `EPSILON` back if the sum carried (no double carry may occur: true when
 /// `y < p`, since a carried sum is then at most `2^64 − 2^32 − 1`). On x86-64 the add and the carry mask are one opaque `add; sbb`
 /// pair, which also keeps LLVM from vectorising the surrounding scalar code.

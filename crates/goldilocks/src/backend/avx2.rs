@@ -390,7 +390,8 @@ fn reduce128(hi: __m256i, lo: __m256i) -> __m256i {
         let borrow = _mm256_cmpgt_epi64(t0_s, lo_s);
         let t0_s = _mm256_sub_epi64(t0_s, _mm256_srli_epi64::<32>(borrow));
         // hi_lo·EPSILON < p, so the sum below needs one carry fix-up at most.
-        let t1 = _mm256_mul_epu32(hi, core::hint::black_box(set1(EPSILON)));
+        // EPSILON opaque, so that LLVM keeps the multiplication (see `avx512::opaque_epsilon`).
+        let t1 = _mm256_mul_epu32(hi, set1(super::asm::opaque_u64(EPSILON)));
         shift(add_no_double_overflow_s(t1, t0_s))
     }
 }

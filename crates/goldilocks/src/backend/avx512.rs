@@ -346,11 +346,12 @@ fn square64(x: __m512i) -> (__m512i, __m512i) {
 /// LLVM rewrites `vpmuludq` by the constant 2^32 − 1 into `and` + `shift` + `sub`: three
 /// vector ALU instructions instead of one multiplication. On Zen 4 the vector ALUs are the
 /// bottleneck of Poseidon2 while the multiplier has room, and keeping the multiplication made
-/// the width-12 permutation 11% faster (`benches/poseidon2.rs`). `black_box` costs one store
-/// and a memory operand.
+/// the width-12 permutation 11% faster (`benches/poseidon2.rs`). The constant passes through
+/// an empty `asm!` ([`opaque_u64`](super::asm::opaque_u64)), which LLVM hoists out of loops:
+/// a register, not the store and memory operand per multiplication of `black_box`.
 #[inline(always)]
 fn opaque_epsilon() -> __m512i {
-    core::hint::black_box(set1(EPSILON))
+    set1(super::asm::opaque_u64(EPSILON))
 }
 
 /// `hi·2^64 + lo mod p` (possibly non-canonical): `lo − hi_hi + hi_lo·(2^32 − 1)`.

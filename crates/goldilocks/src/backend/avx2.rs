@@ -50,6 +50,8 @@ pub(crate) fn run_kernel<K: Kernel>(kernel: K) -> Result<K::Output, K> {
 /// below is inlined into it as AVX2 code even when the crate is built without RUSTFLAGS.
 #[target_feature(enable = "avx2")]
 fn run_kernel_avx2<K: Kernel>(kernel: K) -> K::Output {
+    // Spills and local arrays at the same cache-line offsets on every call path.
+    super::frame::align_frame();
     kernel.run::<PackedAvx2>()
 }
 

@@ -45,6 +45,8 @@ pub(crate) fn run_kernel<K: Kernel>(kernel: K) -> Result<K::Output, K> {
 /// The kernel body compiled with AVX-512F enabled (see `avx2::run_kernel_avx2`).
 #[target_feature(enable = "avx512f")]
 fn run_kernel_avx512<K: Kernel>(kernel: K) -> K::Output {
+    // Spills and local arrays at the same cache-line offsets on every call path.
+    super::frame::align_frame();
     kernel.run::<PackedAvx512>()
 }
 

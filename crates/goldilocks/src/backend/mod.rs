@@ -13,10 +13,11 @@
 //!   `#[inline(always)]` down to the arithmetic for this to reach the hot loop; see
 //!   [`crate::Kernel`]).
 //!
-//! Beside the backends, two helpers that code below them uses, so they import no backend and
+//! Beside the backends, helpers that code below them uses, so they import no backend and
 //! no dispatch: `asm.rs`, the scalar field's two inline-`asm!` primitives, and `layout.rs`,
 //! the slice casts (over the [`layout::Lanes`] contract, which every packed field meets) and
-//! the zeroed, huge-page allocations behind [`crate::raw`].
+//! the zeroed, huge-page allocations behind [`crate::raw`]; and, for the x86 entry points,
+//! `frame.rs`, which aligns their stack frames to cache lines.
 
 pub(crate) mod asm;
 pub(crate) mod layout;
@@ -28,6 +29,8 @@ mod tests;
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod frame;
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod neon;

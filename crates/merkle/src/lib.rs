@@ -31,7 +31,7 @@ pub use matrix::Matrix;
 pub use multi_opening::{MultiOpening, verify_multi};
 pub use opening::{Opening, verify};
 pub use overlap::RowSink;
-pub use shape::{Dimensions, MAX_HEIGHT, MAX_LOG_HEIGHT, MAX_WIDTH, TreeShape};
+pub use shape::{Dimensions, LayerPlan, MAX_HEIGHT, MAX_LOG_HEIGHT, MAX_WIDTH, TreeShape};
 pub use split::{PartCommitter, SplitPlan};
 pub use stored::{
     StoredTree, StoredTreeInfo, StoredTreeWriter, TREE_FILE_MAGIC, TREE_FILE_VERSION, TreeSpec,

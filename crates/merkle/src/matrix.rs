@@ -48,6 +48,12 @@ impl<'a> Matrix<'a> {
         }
     }
 
+    /// Every element, row after row.
+    #[must_use]
+    pub fn values(&self) -> &'a [Goldilocks] {
+        self.values
+    }
+
     /// Row `i`, or `None` if `i ≥ height`.
     #[must_use]
     pub fn row(&self, i: usize) -> Option<&'a [Goldilocks]> {

@@ -45,6 +45,18 @@ pub(crate) struct LayerShape {
     pub(crate) injected_height: usize,
 }
 
+/// How one digest layer above the leaves is computed (see [`TreeShape::layer_plan`]): for
+/// builders outside this crate (the GPU's) that must produce the same layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayerPlan<'a> {
+    /// Digests computed from pairs of the layer below; the rest are zero padding.
+    pub computed: usize,
+    /// Matrices (input positions) whose rows join at this layer.
+    pub injected: &'a [usize],
+    /// Their common height (0 when none).
+    pub injected_height: usize,
+}
+
 /// The validated geometry of a tree.
 ///
 /// Every `TreeShape` satisfies the limits: at least one matrix, heights in
@@ -196,6 +208,34 @@ impl TreeShape {
     #[must_use]
     pub fn depth(&self) -> usize {
         self.layers.len()
+    }
+
+    /// The matrices (input positions) whose rows are hashed into the leaf layer: the
+    /// tallest, in input order; each leaf is the hash of their rows concatenated.
+    #[must_use]
+    pub fn leaf_matrices(&self) -> &[usize] {
+        &self.leaves
+    }
+
+    /// Stored length of digest layer `j` (0 = leaves; even unless 1), or `None` above the root.
+    #[must_use]
+    pub fn stored_len(&self, j: usize) -> Option<usize> {
+        (j <= self.depth()).then(|| self.layer_len(j))
+    }
+
+    /// How a layer `j ≥ 1` is computed, or `None` for the leaves and above the root: its first
+    /// `computed` digests compress pairs of the layer below (the rest of its stored length is
+    /// zero padding); where matrices join there (`injected`, input positions, of common height
+    /// `injected_height`), each computed digest `i` is then compressed with the leaf hash of
+    /// their row `i` (a zero digest from `injected_height` on).
+    #[must_use]
+    pub fn layer_plan(&self, j: usize) -> Option<LayerPlan<'_>> {
+        let layer = self.layers.get(j.checked_sub(1)?)?;
+        Some(LayerPlan {
+            computed: layer.raw_len,
+            injected: &layer.injected,
+            injected_height: layer.injected_height,
+        })
     }
 
     /// Stored length of digest layer `j` (0 = leaves, `j ≤ depth`).

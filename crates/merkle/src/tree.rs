@@ -254,6 +254,38 @@ impl TreeDigests {
     pub fn digest_bytes(&self) -> usize {
         layers_bytes(&self.layers)
     }
+
+    /// Every digest layer of a tree of `shape` computed elsewhere (the GPU's builder), leaves
+    /// first, for [`MerkleTree::from_digests`]; `None` unless there is one layer per
+    /// [`TreeShape::stored_len`] with exactly that length. The values are not checked (that
+    /// would cost a rebuild): openings of wrong ones would not verify.
+    #[must_use]
+    pub fn from_layers(shape: TreeShape, layers: Vec<Vec<Digest>>) -> Option<Self> {
+        let lengths_match = layers.len() == shape.num_layers()
+            && layers
+                .iter()
+                .enumerate()
+                .all(|(j, layer)| shape.stored_len(j) == Some(layer.len()));
+        lengths_match.then_some(Self {
+            shape,
+            layers,
+            dropped: 0,
+        })
+    }
+
+    /// Digest layer `j` (0 = leaves), or `None` if it was dropped or is above the root.
+    #[must_use]
+    pub fn layer(&self, j: usize) -> Option<&[Digest]> {
+        self.layers
+            .get(j.checked_sub(self.dropped)?)
+            .map(Vec::as_slice)
+    }
+
+    /// The root digest.
+    #[must_use]
+    pub fn root(&self) -> Digest {
+        self.layers.last().expect("the root layer is always stored")[0]
+    }
 }
 
 impl<'a, C: MerkleConfig> MerkleTree<'a, C> {

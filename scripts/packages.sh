@@ -12,6 +12,7 @@
 #                which loads TCG plugins), binutils for both architectures (its smoke test)
 #   mpi          the `mpi` feature (scripts/mpi.sh): Open MPI (libopenmpi-dev, openmpi-bin),
 #                and clang, libclang-dev, pkg-config for rsmpi's build (bindgen)
+#   python       pip, to fetch the NVRTC wheel (scripts/cuda-compile.sh)
 #
 # Usage: scripts/packages.sh [--list] GROUP...
 #   --list   print the packages of the groups, one per line, and exit
@@ -29,7 +30,8 @@ group_packages() {
       libc6-dev-arm64-cross qemu-user-static ;;
     qemu-plugin) echo qemu-user binutils-aarch64-linux-gnu binutils ;;
     mpi) echo libopenmpi-dev openmpi-bin clang libclang-dev pkg-config ;;
-    *) echo "packages: unknown group '$1' (aarch64, qemu-plugin, mpi)" >&2; return 2 ;;
+    python) echo python3 python3-pip ;;
+    *) echo "packages: unknown group '$1' (aarch64, qemu-plugin, mpi, python)" >&2; return 2 ;;
   esac
 }
 

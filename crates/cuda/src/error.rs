@@ -1,0 +1,92 @@
+//! The crate's errors: why there is no GPU, or what failed on it.
+
+use core::fmt;
+
+use aurum_merkle::{OpenError, ShapeError};
+
+/// Why the GPU cannot be used, or what failed on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CudaError {
+    /// No CUDA driver library (`libcuda.so`) could be loaded.
+    NoDriver,
+    /// The driver loaded but reports no CUDA device (or could not initialise).
+    NoDevice(String),
+    /// No NVRTC library (`libnvrtc.so`) could be loaded, so the kernels cannot be compiled.
+    NoNvrtc,
+    /// NVRTC rejected the kernels (a bug: CI compiles them for every supported architecture).
+    Compile(String),
+    /// A driver call failed: what was being done and the driver's message.
+    Driver {
+        /// The operation.
+        what: &'static str,
+        /// The driver's error.
+        message: String,
+    },
+    /// The job needs more device memory than is free.
+    OutOfMemory {
+        /// Bytes asked for.
+        bytes: usize,
+        /// Bytes free on the device.
+        free: usize,
+    },
+}
+
+impl fmt::Display for CudaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CudaError::NoDriver => f.write_str(
+                "no CUDA driver: libcuda.so could not be loaded (install the NVIDIA driver, or \
+                 put its folder on LD_LIBRARY_PATH)",
+            ),
+            CudaError::NoDevice(why) => write!(f, "no CUDA device: {why}"),
+            CudaError::NoNvrtc => f.write_str(
+                "no NVRTC: libnvrtc.so could not be loaded to compile the kernels (install the \
+                 CUDA toolkit or the nvidia-cuda-nvrtc wheel, and put its lib folder on \
+                 LD_LIBRARY_PATH)",
+            ),
+            CudaError::Compile(log) => write!(f, "the CUDA kernels did not compile: {log}"),
+            CudaError::Driver { what, message } => write!(f, "CUDA {what} failed: {message}"),
+            CudaError::OutOfMemory { bytes, free } => write!(
+                f,
+                "the job needs {bytes} bytes of GPU memory and {free} are free"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CudaError {}
+
+/// Why a GPU commitment failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommitError {
+    /// The matrices do not form a tree (the same check as the CPU's).
+    Shape(ShapeError),
+    /// The GPU failed.
+    Cuda(CudaError),
+    /// A cap the tree cannot give (the same checks as the CPU tree's).
+    Open(OpenError),
+}
+
+impl fmt::Display for CommitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommitError::Shape(e) => e.fmt(f),
+            CommitError::Cuda(e) => e.fmt(f),
+            CommitError::Open(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for CommitError {}
+
+impl From<ShapeError> for CommitError {
+    fn from(e: ShapeError) -> Self {
+        CommitError::Shape(e)
+    }
+}
+
+impl From<CudaError> for CommitError {
+    fn from(e: CudaError) -> Self {
+        CommitError::Cuda(e)
+    }
+}

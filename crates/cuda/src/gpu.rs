@@ -1,0 +1,98 @@
+//! The device handle: [`Gpu`] (opened once per process, its kernels compiled, its staging
+//! buffers kept), the choice of device for a job, and the kernels' compilation check.
+
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use crate::backend;
+use crate::device::{AUTO_MIN_ELEMENTS, DeviceChoice};
+use crate::error::CudaError;
+use crate::info::DeviceInfo;
+
+/// A CUDA device with Aurum's kernels compiled and loaded: device 0 of the machine.
+pub struct Gpu {
+    pub(crate) device: backend::Device,
+    /// The streaming buffers, allocated at the first commitment (page-locked memory is slow
+    /// to allocate) and reused by every later one; one commitment at a time uses them.
+    staging: Mutex<Option<Result<backend::Staging, CudaError>>>,
+}
+
+impl core::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Gpu")
+            .field("info", &self.device.info)
+            .finish()
+    }
+}
+
+impl Gpu {
+    /// Opens device 0 and compiles the kernels for it (NVRTC; see [`DeviceInfo`] for what
+    /// that took). Without a driver, a device or NVRTC this is the [`CudaError`] that says
+    /// which — never a panic.
+    pub fn open() -> Result<Self, CudaError> {
+        Ok(Self {
+            device: backend::Device::open()?,
+            staging: Mutex::new(None),
+        })
+    }
+
+    /// The staging buffers, allocated on first use (or why they could not be).
+    pub(crate) fn staging(&self) -> Result<StagingGuard<'_>, CudaError> {
+        let mut guard = self
+            .staging
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if guard.is_none() {
+            *guard = Some(self.device.staging(backend::SLOT_WORDS, backend::SLOTS));
+        }
+        Ok(StagingGuard(guard))
+    }
+
+    /// The process's device, opened (and its kernels compiled) on first use; later calls
+    /// return the same device or the same error.
+    pub fn shared() -> Result<&'static Gpu, CudaError> {
+        static GPU: OnceLock<Result<Gpu, CudaError>> = OnceLock::new();
+        GPU.get_or_init(Gpu::open).as_ref().map_err(Clone::clone)
+    }
+
+    /// The device's name, memory, multiprocessors and start-up cost.
+    #[must_use]
+    pub fn info(&self) -> &DeviceInfo {
+        &self.device.info
+    }
+
+    /// Each kernel's name, registers per thread and spilled (local-memory) bytes per thread.
+    pub fn kernel_resources(&self) -> Result<Vec<(&'static str, i32, i32)>, CudaError> {
+        self.device.kernel_resources()
+    }
+}
+
+/// The locked staging buffers of a [`Gpu`].
+pub(crate) struct StagingGuard<'a>(MutexGuard<'a, Option<Result<backend::Staging, CudaError>>>);
+
+impl StagingGuard<'_> {
+    pub(crate) fn as_mut(&mut self) -> Result<&mut backend::Staging, &CudaError> {
+        self.0
+            .as_mut()
+            .expect("allocated by Gpu::staging")
+            .as_mut()
+            .map_err(|e| &*e)
+    }
+}
+
+/// The GPU a job of `elements` input elements should run on under `choice`: `None` for the
+/// CPU. `cuda` without a usable GPU is the error; `auto` takes the GPU only from
+/// [`AUTO_MIN_ELEMENTS`] on and when one opens (else the CPU, silently).
+pub fn gpu_for(choice: DeviceChoice, elements: usize) -> Result<Option<&'static Gpu>, CudaError> {
+    match choice {
+        DeviceChoice::Cpu => Ok(None),
+        DeviceChoice::Cuda => Gpu::shared().map(Some),
+        DeviceChoice::Auto if elements < AUTO_MIN_ELEMENTS => Ok(None),
+        DeviceChoice::Auto => Ok(Gpu::shared().ok()),
+    }
+}
+
+/// Compiles the kernels to PTX for `compute_<arch>` (e.g. `"90"`) with NVRTC, without a
+/// device: the check CI runs for every supported architecture. The PTX text, or why not.
+pub fn compile_kernels(arch: &str) -> Result<String, CudaError> {
+    backend::compile(arch)
+}

@@ -1,0 +1,213 @@
+//! The kernels' CUDA C++ source, assembled from `kernels/*.cuh` and the permutations' constants.
+//!
+//! The constants are data: the round constants, the Poseidon2 diagonals and the Poseidon MDS
+//! matrix are written into a prelude from the Rust crates that own them, so the GPU uses
+//! exactly the CPU's values. The same field, permutation and hash code is also compiled for the
+//! host by this crate's host check (`tests/host_kernels.rs`, with [`host_source`]) and compared
+//! with the Rust implementation there, so most of the kernels' arithmetic is tested on
+//! machines without a GPU.
+
+use core::fmt::Write;
+
+use aurum_goldilocks::Goldilocks;
+use aurum_poseidon::constants::{ROUND_CONSTANTS, mds_matrix};
+use aurum_poseidon2::{LinearLayers, Plonky3Layers, Poseidon2Goldilocks};
+
+const GOLDILOCKS: &str = include_str!("../kernels/goldilocks.cuh");
+const POSEIDON2: &str = include_str!("../kernels/poseidon2.cuh");
+const POSEIDON: &str = include_str!("../kernels/poseidon.cuh");
+const HASH: &str = include_str!("../kernels/hash.cuh");
+const MERKLE: &str = include_str!("../kernels/merkle.cu");
+
+/// What the device build defines: NVRTC has no standard headers.
+const DEVICE_PRELUDE: &str = "\
+typedef unsigned long long u64;
+typedef unsigned int u32;
+#define AURUM_DEV static __device__ __forceinline__
+#define AURUM_METHOD __device__ __forceinline__
+#define AURUM_CONST __constant__
+#define AURUM_MULHI(a, b) __umul64hi((a), (b))
+";
+
+/// What the host build defines instead.
+const HOST_PRELUDE: &str = "\
+typedef unsigned long long u64;
+typedef unsigned int u32;
+#define AURUM_DEV static inline
+#define AURUM_METHOD inline
+#define AURUM_CONST static const
+#define AURUM_MULHI(a, b) ((u64)(((unsigned __int128)(a) * (unsigned __int128)(b)) >> 64))
+";
+
+/// The whole translation unit NVRTC compiles: prelude, constants, field, generated internal
+/// layers, permutations, hashes and the kernels.
+#[must_use]
+pub fn device_source() -> String {
+    assemble(DEVICE_PRELUDE, &[POSEIDON2, POSEIDON, HASH, MERKLE])
+}
+
+/// The same field, permutation and hash code for the host's C++ compiler (no kernels), for
+/// the host check; a `main` that drives it is appended by the check.
+#[must_use]
+pub fn host_source() -> String {
+    assemble(HOST_PRELUDE, &[POSEIDON2, POSEIDON, HASH])
+}
+
+fn assemble(prelude: &str, parts: &[&str]) -> String {
+    let mut source = String::from(prelude);
+    source.push_str(&constants());
+    source.push_str(GOLDILOCKS);
+    source.push('\n');
+    source.push_str(&internal_layer::<8>());
+    source.push_str(&internal_layer::<12>());
+    source.push_str(&internal_layer::<16>());
+    for part in parts {
+        source.push_str(part);
+        source.push('\n');
+    }
+    source
+}
+
+/// `struct P2InternalW<W>`: `s_i ← D_i·s_i + Σ s_j` for Plonky3's diagonal at width `W`,
+/// each entry recognised from its value: `±n` (n ≤ 4) by additions and doublings, `±1/2^k`
+/// (k ≤ 32) by `gl_div_2exp`, anything else by a multiplication with `P2W<W>_DIAG[i]`.
+fn internal_layer<const W: usize>() -> String
+where
+    Plonky3Layers: LinearLayers<W>,
+{
+    let diagonal = <Plonky3Layers as LinearLayers<W>>::internal_diagonal();
+    let mut out = format!(
+        "struct P2InternalW{W} {{\n    AURUM_METHOD static void apply(u64 *s) {{\n        u64 sum = gl_sum(s, {W});\n"
+    );
+    for (i, d) in diagonal.iter().enumerate() {
+        let x = format!("s[{i}]");
+        let (negative, term) =
+            small_form(*d, &x).unwrap_or_else(|| (false, format!("gl_mul(P2W{W}_DIAG[{i}], {x})")));
+        let op = if negative { "gl_sub" } else { "gl_add" };
+        let _ = writeln!(out, "        s[{i}] = {op}(sum, {term});");
+    }
+    out.push_str("    }\n};\n");
+    out
+}
+
+/// `d·x` as additions, doublings or a division by a power of two, with the sign apart: for
+/// `d = ±n` (1 ≤ n ≤ 4) and `d = ±1/2^k` (1 ≤ k ≤ 32).
+fn small_form(d: Goldilocks, x: &str) -> Option<(bool, String)> {
+    for negative in [false, true] {
+        let target = if negative { -d } else { d };
+        for n in 1u32..=4 {
+            if target == Goldilocks::from(n) {
+                let term = match n {
+                    1 => x.to_string(),
+                    2 => format!("gl_double({x})"),
+                    3 => format!("gl_add(gl_double({x}), {x})"),
+                    _ => format!("gl_double(gl_double({x}))"),
+                };
+                return Some((negative, term));
+            }
+        }
+        for k in 1u64..=32 {
+            if target == Goldilocks::ONE.div_2exp(k) {
+                return Some((negative, format!("gl_div_2exp({x}, {k})")));
+            }
+        }
+    }
+    None
+}
+
+/// The constant arrays the permutations read (names as the `.cuh` files use them).
+fn constants() -> String {
+    let mut out = String::new();
+    poseidon2_constants::<8>(&mut out);
+    poseidon2_constants::<12>(&mut out);
+    poseidon2_constants::<16>(&mut out);
+    let rc: Vec<u64> = ROUND_CONSTANTS.iter().map(|&c| canonical(c)).collect();
+    array(&mut out, "POSEIDON_RC", &rc);
+    let mds: Vec<u64> = mds_matrix().iter().flatten().copied().collect();
+    array(&mut out, "POSEIDON_MDS", &mds);
+    out
+}
+
+fn poseidon2_constants<const W: usize>(out: &mut String)
+where
+    Plonky3Layers: LinearLayers<W>,
+{
+    let perm = Poseidon2Goldilocks::<W>::new();
+    let c = perm.constants();
+    let external: Vec<u64> = c
+        .initial
+        .iter()
+        .chain(&c.terminal)
+        .flatten()
+        .map(|x| x.as_canonical_u64())
+        .collect();
+    let internal: Vec<u64> = c.internal.iter().map(|x| x.as_canonical_u64()).collect();
+    let diagonal: Vec<u64> = <Plonky3Layers as LinearLayers<W>>::internal_diagonal()
+        .iter()
+        .map(|x| x.as_canonical_u64())
+        .collect();
+    array(out, &format!("P2W{W}_EXT"), &external);
+    array(out, &format!("P2W{W}_INT"), &internal);
+    array(out, &format!("P2W{W}_DIAG"), &diagonal);
+}
+
+fn canonical(x: u64) -> u64 {
+    Goldilocks::from_u64(x).as_canonical_u64()
+}
+
+/// `AURUM_CONST u64 NAME[n] = { … };`
+fn array(out: &mut String, name: &str, values: &[u64]) {
+    let _ = write!(out, "AURUM_CONST u64 {name}[{}] = {{", values.len());
+    for (i, v) in values.iter().enumerate() {
+        if i % 4 == 0 {
+            out.push_str("\n    ");
+        }
+        let _ = write!(out, "0x{v:016x}ULL, ");
+    }
+    out.push_str("\n};\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `poseidon_mds` splits each input into 32-bit halves and sums up to 12 products per half
+    /// in 64 bits: that needs entries below 2^6 (sums below 2^42).
+    #[test]
+    fn mds_entries_fit_the_split_sums() {
+        for row in mds_matrix() {
+            assert!(row.iter().all(|&c| c < 1 << 6), "{row:?}");
+            assert!(row.iter().sum::<u64>() < 1 << 10);
+        }
+    }
+
+    /// Every Plonky3 diagonal entry has a small form: no multiplication in the internal layer.
+    #[test]
+    fn internal_layers_have_no_multiplication() {
+        for code in [
+            internal_layer::<8>(),
+            internal_layer::<12>(),
+            internal_layer::<16>(),
+        ] {
+            assert!(!code.contains("gl_mul"), "{code}");
+        }
+    }
+
+    #[test]
+    fn small_forms_are_recognised() {
+        let x = "x";
+        assert_eq!(
+            small_form(Goldilocks::from(3u32), x),
+            Some((false, "gl_add(gl_double(x), x)".into()))
+        );
+        assert_eq!(
+            small_form(-Goldilocks::from(2u32), x),
+            Some((true, "gl_double(x)".into()))
+        );
+        assert_eq!(
+            small_form(Goldilocks::ONE.div_2exp(32), x),
+            Some((false, "gl_div_2exp(x, 32)".into()))
+        );
+        assert_eq!(small_form(Goldilocks::from(5u32), x), None);
+    }
+}

@@ -1,0 +1,17 @@
+#![doc = include_str!("../README.md")]
+
+mod backend;
+mod device;
+mod error;
+mod gpu;
+mod info;
+pub mod kernels;
+mod merkle;
+mod permute;
+
+pub use device::{AUTO_MIN_ELEMENTS, DEVICE_ENV, DeviceChoice, UnknownDevice, selected_device};
+pub use error::{CommitError, CudaError};
+pub use gpu::{Gpu, compile_kernels, gpu_for};
+pub use info::DeviceInfo;
+pub use merkle::{CommitTimings, GpuTree, commit, commit_on_device, commit_timed, hash_resident};
+pub use permute::{GpuPermutation, PermutationRate};

@@ -1,0 +1,135 @@
+//! Permutations of many states on the GPU: the throughput `aurum bench` reports, and the
+//! permutation tests.
+
+use std::time::Duration;
+
+use aurum_goldilocks::Goldilocks;
+
+use crate::error::CudaError;
+use crate::gpu::Gpu;
+
+/// A permutation the GPU runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GpuPermutation {
+    /// Poseidon2 (Plonky3's parameters), width 8.
+    Poseidon2W8,
+    /// Poseidon2, width 12.
+    Poseidon2W12,
+    /// Poseidon2, width 16.
+    Poseidon2W16,
+    /// plonky2's Poseidon, width 12.
+    Poseidon,
+}
+
+impl GpuPermutation {
+    /// Every permutation.
+    pub const ALL: [GpuPermutation; 4] = [
+        GpuPermutation::Poseidon2W8,
+        GpuPermutation::Poseidon2W12,
+        GpuPermutation::Poseidon2W16,
+        GpuPermutation::Poseidon,
+    ];
+
+    /// The state's width.
+    #[must_use]
+    pub const fn width(self) -> usize {
+        match self {
+            GpuPermutation::Poseidon2W8 => 8,
+            GpuPermutation::Poseidon2W12 | GpuPermutation::Poseidon => 12,
+            GpuPermutation::Poseidon2W16 => 16,
+        }
+    }
+
+    /// A short name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            GpuPermutation::Poseidon2W8 => "poseidon2-w8",
+            GpuPermutation::Poseidon2W12 => "poseidon2-w12",
+            GpuPermutation::Poseidon2W16 => "poseidon2-w16",
+            GpuPermutation::Poseidon => "poseidon",
+        }
+    }
+
+    fn kernel(self) -> &'static str {
+        match self {
+            GpuPermutation::Poseidon2W8 => "poseidon2_w8_permute",
+            GpuPermutation::Poseidon2W12 => "poseidon2_w12_permute",
+            GpuPermutation::Poseidon2W16 => "poseidon2_w16_permute",
+            GpuPermutation::Poseidon => "poseidon_permute_states",
+        }
+    }
+}
+
+/// A measured permutation rate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PermutationRate {
+    /// Permutations per second (the median repetition).
+    pub per_second: f64,
+    /// The slowest and fastest repetitions' rates.
+    pub range: (f64, f64),
+}
+
+impl Gpu {
+    /// Permutes each state of `states` (consecutive groups of `perm.width()` elements) once:
+    /// the same results as the CPU's permutation. A length that is not a whole number of
+    /// states is left unchanged and reported.
+    pub fn permute(
+        &self,
+        perm: GpuPermutation,
+        states: &mut [Goldilocks],
+    ) -> Result<(), CudaError> {
+        let width = perm.width();
+        if !states.len().is_multiple_of(width) {
+            return Err(CudaError::Driver {
+                what: "permuting states",
+                message: format!("{} elements are not whole states of {width}", states.len()),
+            });
+        }
+        let count = states.len() / width;
+        let words = aurum_goldilocks::raw::words(states);
+        let mut buffer = self.device.upload(words)?;
+        self.device
+            .permute(perm.kernel(), width, &mut buffer, count, 1)?;
+        let out = self.device.download(&buffer, states.len())?;
+        for (s, w) in states.iter_mut().zip(out) {
+            *s = Goldilocks::from_u64(w);
+        }
+        Ok(())
+    }
+
+    /// The rate of `perm` on `states` device-resident states, each permuted `rounds` times per
+    /// launch (so the memory traffic is negligible), median of `repeats` launches after one
+    /// warm-up.
+    pub fn permutation_rate(
+        &self,
+        perm: GpuPermutation,
+        states: usize,
+        rounds: u32,
+        repeats: usize,
+    ) -> Result<PermutationRate, CudaError> {
+        let width = perm.width();
+        let values: Vec<u64> = (0..states * width)
+            .map(|i| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) % aurum_goldilocks::P)
+            .collect();
+        let mut buffer = self.device.upload(&values)?;
+        let mut run = || -> Result<Duration, CudaError> {
+            let ((), t) = self.device.timed(|| {
+                self.device
+                    .permute(perm.kernel(), width, &mut buffer, states, rounds)
+            })?;
+            Ok(t)
+        };
+        run()?;
+        let mut rates = Vec::with_capacity(repeats.max(1));
+        for _ in 0..repeats.max(1) {
+            let t = run()?;
+            rates.push((states as f64 * f64::from(rounds)) / t.as_secs_f64());
+        }
+        rates.sort_by(f64::total_cmp);
+        Ok(PermutationRate {
+            per_second: rates[rates.len() / 2],
+            range: (rates[0], rates[rates.len() - 1]),
+        })
+    }
+}

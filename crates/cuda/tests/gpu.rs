@@ -1,0 +1,266 @@
+//! The kernels on the GPU against the CPU, and their compilation.
+//!
+//! - `nvrtc::*`: the kernels compile with NVRTC for every supported architecture (no device
+//!   needed; CI installs NVRTC and sets `AURUM_REQUIRE_NVRTC=1`, which turns a missing NVRTC
+//!   from "ignored" into a failure).
+//! - `gpu::*`: permutations, leaf layers and whole trees (every layer, every preset, single and
+//!   mixed heights) computed on the GPU equal the CPU's. Without a GPU they are reported
+//!   ignored with the reason; `AURUM_REQUIRE_GPU=1` (scripts/gpu-check.sh) makes that a
+//!   failure.
+
+use aurum_cuda::{
+    CommitError, CudaError, Gpu, GpuPermutation, commit, commit_on_device, compile_kernels,
+    hash_resident,
+};
+use aurum_goldilocks::Goldilocks;
+use aurum_merkle::{Commitment, Matrix, MerkleTree, Preset, ShapeError, verify, with_preset};
+use aurum_poseidon::Poseidon;
+use aurum_poseidon2::Poseidon2Goldilocks;
+use aurum_symmetric::Permutation;
+use aurum_testing::values::{DANGER, seeded};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+
+/// The virtual architectures the kernels must compile for: Turing to Hopper and Blackwell (CUDA 13 dropped Volta).
+const ARCHITECTURES: &[&str] = &["75", "80", "86", "89", "90", "100", "120"];
+
+fn required(var: &str) -> bool {
+    std::env::var_os(var).is_some_and(|v| v == "1")
+}
+
+fn nvrtc_trial(arch: &'static str) -> Trial {
+    Trial::ignorable_test(format!("nvrtc::compiles_for_compute_{arch}"), move || {
+        match compile_kernels(arch) {
+            Ok(ptx) => {
+                for kernel in [
+                    "poseidon2_w8_leaves",
+                    "polygon_inject",
+                    "poseidon_permute_states",
+                ] {
+                    if !ptx.contains(kernel) {
+                        return Err(format!("the PTX has no entry {kernel}").into());
+                    }
+                }
+                Ok(Completion::Completed)
+            }
+            Err(CudaError::NoNvrtc) if !required("AURUM_REQUIRE_NVRTC") => {
+                Ok(Completion::ignored_with(CudaError::NoNvrtc.to_string()))
+            }
+            Err(e) => Err(e.to_string().into()),
+        }
+    })
+}
+
+/// A check that needs the GPU: ignored with the reason where none opens.
+fn gpu_trial(name: &str, check: fn(&Gpu) -> Result<(), Failed>) -> Trial {
+    Trial::ignorable_test(format!("gpu::{name}"), move || match Gpu::shared() {
+        Ok(gpu) => check(gpu).map(|()| Completion::Completed),
+        Err(e) if !required("AURUM_REQUIRE_GPU") => Ok(Completion::ignored_with(e.to_string())),
+        Err(e) => Err(e.to_string().into()),
+    })
+}
+
+fn permutations_match(gpu: &Gpu) -> Result<(), Failed> {
+    for perm in GpuPermutation::ALL {
+        let width = perm.width();
+        let mut states: Vec<Goldilocks> = seeded(width * 3000, width as u64);
+        for (i, &d) in DANGER.iter().enumerate() {
+            for k in 0..width {
+                states[i * width + k] =
+                    Goldilocks::from_u64(if k % 2 == 0 { d } else { DANGER[(i + k) % 16] });
+            }
+        }
+        let mut expected = states.clone();
+        for state in expected.chunks_exact_mut(width) {
+            match perm {
+                GpuPermutation::Poseidon2W8 => permute_cpu(&Poseidon2Goldilocks::<8>::new(), state),
+                GpuPermutation::Poseidon2W12 => {
+                    permute_cpu(&Poseidon2Goldilocks::<12>::new(), state)
+                }
+                GpuPermutation::Poseidon2W16 => {
+                    permute_cpu(&Poseidon2Goldilocks::<16>::new(), state)
+                }
+                GpuPermutation::Poseidon => permute_cpu(&Poseidon::new(), state),
+            }
+        }
+        gpu.permute(perm, &mut states)?;
+        if let Some(i) = (0..states.len()).find(|&i| states[i] != expected[i]) {
+            return Err(format!(
+                "{}: state {} differs at {}",
+                perm.name(),
+                i / width,
+                i % width
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+fn permute_cpu<const W: usize>(perm: &impl Permutation<W>, state: &mut [Goldilocks]) {
+    let mut s: [Goldilocks; W] = state.try_into().expect("one state");
+    perm.permute(&mut s);
+    state.copy_from_slice(&s);
+}
+
+/// Every layer of the GPU's tree equals the CPU's, and an opening of the re-attached tree
+/// verifies against the CPU's root.
+fn same_tree(gpu: &Gpu, preset: Preset, dims: &[(usize, usize)], seed: u64) -> Result<(), Failed> {
+    let values: Vec<Vec<Goldilocks>> = dims
+        .iter()
+        .enumerate()
+        .map(|(m, &(h, w))| seeded(h * w, seed + m as u64))
+        .collect();
+    let matrices: Vec<Matrix<'_>> = values
+        .iter()
+        .zip(dims)
+        .map(|(v, &(_, w))| Matrix::new(v, w).expect("whole rows"))
+        .collect();
+    let on_gpu = commit(gpu, preset, &matrices)?;
+    with_preset!(preset, |config| {
+        let cpu = MerkleTree::new(&config, matrices.clone())?;
+        let layers = cpu.shape().num_layers();
+        for j in 0..layers {
+            if cpu.layer(j) != on_gpu.layer(j) {
+                return Err(format!("{preset} {dims:?}: layer {j} of {layers} differs").into());
+            }
+        }
+        let tree = MerkleTree::from_digests(&config, matrices.clone(), &on_gpu)?;
+        let index = tree.shape().max_height() / 2;
+        let opening = tree.open(index, 0)?;
+        let trusted = Commitment {
+            cap: vec![cpu.root()],
+        };
+        verify(&config, &trusted, tree.shape().dims(), index, &opening)
+            .map_err(|e| format!("{preset} {dims:?}: opening does not verify: {e}"))?;
+        Ok(())
+    })
+}
+
+fn single_matrices(gpu: &Gpu) -> Result<(), Failed> {
+    for preset in Preset::ALL {
+        for (h, w) in [
+            (1, 1),
+            (1, 8),
+            (2, 3),
+            (3, 4),
+            (5, 5),
+            (64, 8),
+            (1000, 9),
+            (4099, 13),
+            (256, 136),
+            (1 << 14, 12),
+        ] {
+            same_tree(gpu, preset, &[(h, w)], (h * 31 + w) as u64)?;
+        }
+    }
+    Ok(())
+}
+
+fn mixed_heights(gpu: &Gpu) -> Result<(), Failed> {
+    let shapes: &[&[(usize, usize)]] = &[
+        &[(64, 4), (32, 3), (16, 8), (8, 1)],
+        &[
+            (100, 2),
+            (50, 7),
+            (25, 1),
+            (13, 4),
+            (7, 2),
+            (4, 1),
+            (2, 3),
+            (1, 5),
+        ],
+        &[(9, 3), (9, 2), (5, 1), (3, 6), (2, 2)],
+        &[(1 << 12, 8), (1 << 11, 16), (1 << 11, 1), (1 << 8, 30)],
+        &[(33, 1), (17, 2)],
+    ];
+    for preset in Preset::ALL {
+        for (k, dims) in shapes.iter().enumerate() {
+            same_tree(gpu, preset, dims, 500 + k as u64)?;
+        }
+    }
+    Ok(())
+}
+
+/// Trees larger than one staging slot (2^21 words): many chunks, groups of several matrices
+/// packed chunk by chunk, and rows longer than a slot (copied whole instead).
+fn large_trees(gpu: &Gpu) -> Result<(), Failed> {
+    same_tree(gpu, Preset::Poseidon2W8, &[(1 << 20, 8)], 1)?;
+    same_tree(gpu, Preset::Plonky2, &[(1 << 18, 136)], 2)?;
+    same_tree(
+        gpu,
+        Preset::Poseidon2W16,
+        &[(1 << 18, 64), (1 << 17, 24)],
+        3,
+    )?;
+    same_tree(
+        gpu,
+        Preset::Polygon,
+        &[
+            (1 << 17, 40),
+            (1 << 17, 30),
+            (1 << 16, 20),
+            (1 << 16, 17),
+            (4, 5),
+        ],
+        4,
+    )?;
+    same_tree(gpu, Preset::Poseidon2W12, &[(3, (1 << 21) + 3), (2, 7)], 5)?;
+    Ok(())
+}
+
+/// The root, resident hashing and every cap of a tree left on the device equal the CPU's;
+/// a cap height the tree cannot give is the CPU's typed error.
+fn device_resident_trees(gpu: &Gpu) -> Result<(), Failed> {
+    for preset in Preset::ALL {
+        let a = seeded(300 * 10, 9);
+        let b = seeded(150 * 3, 10);
+        let matrices = [Matrix::new(&a, 10)?, Matrix::new(&b, 3)?];
+        let tree = commit_on_device(gpu, preset, &matrices)?;
+        let (resident_root, _) = hash_resident(gpu, preset, &matrices)?;
+        with_preset!(preset, |config| {
+            let cpu = MerkleTree::new(&config, matrices.to_vec())?;
+            if tree.root()? != cpu.root() || resident_root != cpu.root() {
+                return Err(format!("{preset}: roots differ").into());
+            }
+            for h in 0..=cpu.shape().max_cap_height() {
+                if tree.cap(h)? != cpu.cap(h)? {
+                    return Err(format!("{preset}: cap {h} differs").into());
+                }
+            }
+            let too_high = cpu.shape().max_cap_height() + 1;
+            match (tree.cap(too_high), cpu.cap(too_high)) {
+                (Err(CommitError::Open(g)), Err(c)) if g == c => Ok::<(), Failed>(()),
+                other => Err(format!("{preset}: cap {too_high}: {other:?}").into()),
+            }
+        })?;
+    }
+    Ok(())
+}
+
+fn bad_shapes_are_typed_errors(gpu: &Gpu) -> Result<(), Failed> {
+    match commit(gpu, Preset::Poseidon2W8, &[]) {
+        Err(CommitError::Shape(ShapeError::NoMatrices)) => {}
+        other => return Err(format!("no matrices: {other:?}").into()),
+    }
+    let a = seeded(10 * 2, 1);
+    let b = seeded(7 * 2, 2);
+    let matrices = [Matrix::new(&a, 2)?, Matrix::new(&b, 2)?];
+    match commit(gpu, Preset::Poseidon2W8, &matrices) {
+        Err(CommitError::Shape(ShapeError::IncompatibleHeight { .. })) => Ok(()),
+        other => Err(format!("heights 10 and 7: {other:?}").into()),
+    }
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials: Vec<Trial> = ARCHITECTURES.iter().map(|&a| nvrtc_trial(a)).collect();
+    trials.extend([
+        gpu_trial("permutations_match_the_cpu", permutations_match),
+        gpu_trial("single_matrix_trees_match_the_cpu", single_matrices),
+        gpu_trial("mixed_height_trees_match_the_cpu", mixed_heights),
+        gpu_trial("large_trees_match_the_cpu", large_trees),
+        gpu_trial("bad_shapes_are_typed_errors", bad_shapes_are_typed_errors),
+        gpu_trial("device_resident_trees_match_the_cpu", device_resident_trees),
+    ]);
+    libtest_mimic::run(&args, trials).exit();
+}

@@ -1,0 +1,285 @@
+//! The host check: the kernels' field, permutation and hash code (`kernels/*.cuh`, the same
+//! text NVRTC compiles for the GPU, with the host's prelude) built by the host's C++ compiler
+//! and compared with the Rust implementation — permutations of danger values and seeded
+//! states, leaf digests of every preset over single and several matrices of many widths, and
+//! the 2-to-1 compressions. It runs on any machine with `c++`; without one every trial is
+//! reported ignored with the reason. (The GPU's own results are checked by `tests/gpu.rs`.)
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use aurum_goldilocks::Goldilocks;
+use aurum_merkle::{MerkleConfig, Preset, with_preset};
+use aurum_poseidon::Poseidon;
+use aurum_poseidon2::Poseidon2Goldilocks;
+use aurum_symmetric::{Compressor, Hasher, Permutation};
+use aurum_testing::values::{DANGER, seeded};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+
+/// The compiled driver, or why there is none.
+fn driver() -> &'static Result<PathBuf, String> {
+    static DRIVER: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    DRIVER.get_or_init(|| {
+        let dir =
+            std::env::temp_dir().join(format!("aurum-cuda-host-check-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("temporary folder: {e}"))?;
+        let source = dir.join("host_check.cpp");
+        let mut text = aurum_cuda::kernels::host_source();
+        text.push_str(include_str!("../kernels/host_main.cpp"));
+        std::fs::write(&source, text).map_err(|e| format!("writing the source: {e}"))?;
+        let binary = dir.join("host_check");
+        let output = match Command::new("c++")
+            .args([
+                "-O1",
+                "-std=c++17",
+                "-Wall",
+                "-Werror",
+                "-Wno-unknown-pragmas",
+                "-o",
+            ])
+            .arg(&binary)
+            .arg(&source)
+            .output()
+        {
+            Ok(output) => output,
+            Err(e) => return Err(format!("no host C++ compiler (`c++`: {e})")),
+        };
+        if !output.status.success() {
+            // A compiler that runs but rejects the kernels is a failure, not a reason to skip.
+            panic!(
+                "the kernels do not compile for the host:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+                    .chars()
+                    .take(4000)
+                    .collect::<String>()
+            );
+        }
+        Ok(binary)
+    })
+}
+
+/// Sends `request` to the driver and parses its hexadecimal answer.
+fn ask(request: &str) -> Vec<u64> {
+    let binary = driver().as_ref().expect("checked by the trial");
+    let mut child = Command::new(binary)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the host check runs");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(request.as_bytes())
+        .expect("request written");
+    let output = child.wait_with_output().expect("the host check finishes");
+    assert!(
+        output.status.success(),
+        "host check exited with {}",
+        output.status
+    );
+    String::from_utf8(output.stdout)
+        .expect("ASCII")
+        .lines()
+        .map(|l| u64::from_str_radix(l, 16).expect("hexadecimal"))
+        .collect()
+}
+
+fn push_values(request: &mut String, values: impl IntoIterator<Item = u64>) {
+    for v in values {
+        let _ = write!(request, "{v:x} ");
+    }
+    request.push('\n');
+}
+
+fn canonical(values: &[Goldilocks]) -> Vec<u64> {
+    values.iter().map(|x| x.as_canonical_u64()).collect()
+}
+
+/// States for the permutation checks: every danger value spread over a state, then seeded
+/// (mostly non-canonical-free) and raw values.
+fn states<const W: usize>() -> Vec<[Goldilocks; W]> {
+    let mut out: Vec<[Goldilocks; W]> = DANGER
+        .iter()
+        .map(|&d| {
+            core::array::from_fn(|i| {
+                Goldilocks::from_u64(if i % 3 == 0 { d } else { DANGER[(i * 7) % 16] })
+            })
+        })
+        .collect();
+    let values = seeded(W * 64, W as u64);
+    out.extend(
+        values
+            .chunks_exact(W)
+            .map(|c| core::array::from_fn(|i| c[i])),
+    );
+    out
+}
+
+fn check_permutation<const W: usize>(name: &str, perm: &impl Permutation<W>) -> Result<(), Failed> {
+    let inputs = states::<W>();
+    let mut request = format!("perm {name} {:x}\n", inputs.len());
+    for s in &inputs {
+        // Canonical inputs: the device kernels read canonical states (the leaf and tree kernels
+        // reduce their inputs as they read them; that path is checked by the leaf trials).
+        push_values(&mut request, canonical(s));
+    }
+    let answer = ask(&request);
+    for (k, input) in inputs.iter().enumerate() {
+        let mut expected = *input;
+        perm.permute(&mut expected);
+        let got = &answer[k * W..(k + 1) * W];
+        if got != canonical(&expected).as_slice() {
+            return Err(format!(
+                "{name}: state {k} differs: got {got:x?}, expected {:x?}",
+                canonical(&expected)
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Leaf digests of `preset` over matrices of `widths` (all of `rows` rows), against the
+/// preset's Rust leaf hash of the concatenated rows.
+fn check_leaves(preset: Preset, rows: usize, widths: &[usize]) -> Result<(), Failed> {
+    let matrices: Vec<Vec<Goldilocks>> = widths
+        .iter()
+        .enumerate()
+        .map(|(m, &w)| seeded(rows * w, 1000 + m as u64 * 31 + w as u64))
+        .collect();
+    let mut request = format!("leaf {preset} {rows:x} {:x} ", widths.len());
+    push_values(&mut request, widths.iter().map(|&w| w as u64));
+    for matrix in &matrices {
+        // Raw words, non-canonical ones included: the kernels reduce as they read.
+        push_values(
+            &mut request,
+            aurum_goldilocks::raw::words(matrix).iter().copied(),
+        );
+    }
+    let answer = ask(&request);
+    with_preset!(preset, |config| {
+        for r in 0..rows {
+            let row: Vec<Goldilocks> = matrices
+                .iter()
+                .zip(widths)
+                .flat_map(|(m, &w)| m[r * w..(r + 1) * w].iter().copied())
+                .collect();
+            let expected = canonical(&config.leaf().hash(&row));
+            let got = &answer[4 * r..4 * r + 4];
+            if got != expected.as_slice() {
+                return Err(format!(
+                    "{preset} leaf {r} of widths {widths:?}: got {got:x?}, expected {expected:x?}"
+                )
+                .into());
+            }
+        }
+        Ok(())
+    })
+}
+
+fn check_compress(preset: Preset) -> Result<(), Failed> {
+    let values = seeded(8 * 40, 77);
+    let pairs: Vec<[[Goldilocks; 4]; 2]> = values
+        .chunks_exact(8)
+        .map(|c| {
+            // Digests are canonical (they come out of the permutation); one all-zero right half.
+            let d = |o: usize| {
+                core::array::from_fn(|i| Goldilocks::from_u64(c[o + i].as_canonical_u64()))
+            };
+            [d(0), d(4)]
+        })
+        .chain([[[Goldilocks::ZERO; 4], [Goldilocks::ZERO; 4]]])
+        .collect();
+    let mut request = format!("compress {preset} {:x}\n", pairs.len());
+    for pair in &pairs {
+        push_values(
+            &mut request,
+            canonical(&pair[0]).into_iter().chain(canonical(&pair[1])),
+        );
+    }
+    let answer = ask(&request);
+    with_preset!(preset, |config| {
+        for (k, pair) in pairs.iter().enumerate() {
+            let expected = canonical(&config.node().compress(*pair));
+            let got = &answer[4 * k..4 * k + 4];
+            if got != expected.as_slice() {
+                return Err(format!(
+                    "{preset} compression {k}: got {got:x?}, expected {expected:x?}"
+                )
+                .into());
+            }
+        }
+        Ok(())
+    })
+}
+
+fn trial(name: &str, check: impl FnOnce() -> Result<(), Failed> + Send + 'static) -> Trial {
+    Trial::ignorable_test(format!("host::{name}"), move || match driver() {
+        Err(reason) => Ok(Completion::ignored_with(reason.clone())),
+        Ok(_) => check().map(|()| Completion::Completed),
+    })
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = vec![
+        trial("poseidon2_w8_permutation", || {
+            check_permutation::<8>("poseidon2-w8", &Poseidon2Goldilocks::<8>::new())
+        }),
+        trial("poseidon2_w12_permutation", || {
+            check_permutation::<12>("poseidon2-w12", &Poseidon2Goldilocks::<12>::new())
+        }),
+        trial("poseidon2_w16_permutation", || {
+            check_permutation::<16>("poseidon2-w16", &Poseidon2Goldilocks::<16>::new())
+        }),
+        trial("poseidon_permutation", || {
+            check_permutation::<12>("poseidon", &Poseidon::new())
+        }),
+    ];
+    for preset in Preset::ALL {
+        trial_leaves(&mut trials, preset);
+        trials.push(trial(
+            &format!("{}_compression", snake(preset)),
+            move || check_compress(preset),
+        ));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// Leaf widths around every rate boundary (1…4 copy limits, 4/8/12 rates, 2 blocks and more),
+/// and several matrices whose widths split the sponge's chunks.
+fn trial_leaves(trials: &mut Vec<Trial>, preset: Preset) {
+    trials.push(trial(
+        &format!("{}_leaves_one_matrix", snake(preset)),
+        move || {
+            for width in [1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 16, 17, 24, 25, 100, 136] {
+                check_leaves(preset, 5, &[width])?;
+            }
+            Ok(())
+        },
+    ));
+    trials.push(trial(
+        &format!("{}_leaves_several_matrices", snake(preset)),
+        move || {
+            for widths in [
+                &[1, 1][..],
+                &[2, 2],
+                &[3, 2],
+                &[4, 5, 6],
+                &[1, 7, 9, 2],
+                &[13, 3],
+            ] {
+                check_leaves(preset, 4, widths)?;
+            }
+            Ok(())
+        },
+    ));
+}
+
+fn snake(preset: Preset) -> String {
+    preset.name().replace('-', "_")
+}

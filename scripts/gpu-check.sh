@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The GPU checks, on a machine with an NVIDIA GPU: the GPU tests (aurum-cuda's tests/gpu.rs:
+# permutations, leaf layers and whole trees of every preset and many shapes equal the CPU's,
+# kernels compile for every architecture), the CLI on the GPU (`aurum info`, `aurum commit`
+# with AURUM_DEVICE=cuda against AURUM_DEVICE=cpu, every preset), and the GPU benchmark
+# (crates/cuda/examples/gpu_bench.rs).
+#
+#   scripts/gpu-check.sh bundle        here (any x86-64 Linux with Rust): builds the test binary,
+#                                      the benchmark and the CLI into target/gpu-bundle (about
+#                                      40 MB, stripped), to copy to a GPU machine without Rust
+#   scripts/gpu-check.sh run [quick]   there: runs them from target/gpu-bundle; needs the NVIDIA
+#                                      driver and NVRTC (a CUDA toolkit, or the
+#                                      nvidia-cuda-nvrtc wheel), found on the usual paths
+#   scripts/gpu-check.sh               both, on one machine that has Rust and a GPU
+#
+# `run` sets AURUM_REQUIRE_GPU=1 and AURUM_REQUIRE_NVRTC=1, so a missing device or NVRTC fails
+# the tests instead of reporting them ignored. It takes about 3 minutes on an H200 (quick: 1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bundle=target/gpu-bundle
+
+build_bundle() {
+  mkdir -p "$bundle"
+  local test_binary
+  test_binary=$(cargo test --release -p aurum-cuda --test gpu --no-run --message-format=json 2>/dev/null |
+    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
+  [ -n "$test_binary" ] || { echo "gpu-check: the test binary was not built" >&2; exit 1; }
+  cp "$test_binary" "$bundle/gpu-tests"
+  cargo build --release -p aurum-cuda --example gpu_bench
+  cp target/release/examples/gpu_bench "$bundle/gpu-bench"
+  cargo build --release -p aurum-cli
+  cp target/release/aurum "$bundle/aurum"
+  strip "$bundle"/* 2>/dev/null || true
+  ls -l "$bundle"
+}
+
+# Adds the folders holding libcuda and libnvrtc to LD_LIBRARY_PATH.
+find_libraries() {
+  local dirs=() d
+  for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu \
+    /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+    [ -d "$d" ] && dirs+=("$d")
+  done
+  while IFS= read -r d; do dirs+=("$(dirname "$d")"); done < <(
+    find /usr/local /opt -name 'libnvrtc.so*' -not -name '*builtins*' 2>/dev/null | head -5)
+  local joined
+  joined=$(IFS=:; echo "${dirs[*]}")
+  export LD_LIBRARY_PATH="$joined${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+}
+
+run_bundle() {
+  [ -x "$bundle/gpu-tests" ] || { echo "gpu-check: no $bundle (run: scripts/gpu-check.sh bundle)" >&2; exit 1; }
+  find_libraries
+  nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv || true
+  grep -m1 'model name' /proc/cpuinfo || true
+  # Both run even when the first fails (one trip to a GPU machine shows everything).
+  local status=0
+  echo "== GPU tests"
+  AURUM_REQUIRE_GPU=1 AURUM_REQUIRE_NVRTC=1 "$bundle/gpu-tests" --test-threads 1 || status=1
+  echo "== CLI on the GPU"
+  "$bundle/aurum" info | grep -E '^(backend|device|threads):' || status=1
+  local preset gpu cpu
+  for preset in poseidon2-w8 poseidon2-w12 poseidon2-w16 plonky2 polygon; do
+    gpu=$(AURUM_DEVICE=cuda "$bundle/aurum" commit --rows 1048576 --cols 12 --cap-height 3 \
+      --preset "$preset") || { status=1; continue; }
+    cpu=$(AURUM_DEVICE=cpu "$bundle/aurum" commit --rows 1048576 --cols 12 --cap-height 3 \
+      --preset "$preset") || { status=1; continue; }
+    echo "$gpu" | grep -E '^(device|time):' | tr '\n' ' '
+    echo "$cpu" | grep -E '^time:' | sed 's/^/cpu /'
+    # Everything but the lines that name the device or measure: matrix, preset, root, cap.
+    local same='^(backend|device|threads|time|throughput|peak memory):'
+    if [ "$(echo "$gpu" | grep -vE "$same")" = "$(echo "$cpu" | grep -vE "$same")" ] &&
+      echo "$gpu" | grep -q '^root:'; then
+      echo "$preset: aurum commit root and cap on the GPU equal the CPU's"
+    else
+      echo "$preset: aurum commit on the GPU DIFFERS from the CPU"; status=1
+    fi
+  done
+  echo "== GPU benchmark"
+  "$bundle/gpu-bench" "$@" || status=1
+  [ "$status" -eq 0 ] && echo "gpu-check: passed" || echo "gpu-check: FAILED"
+  return "$status"
+}
+
+case "${1:-all}" in
+  bundle) build_bundle ;;
+  run) shift; run_bundle "$@" ;;
+  all) build_bundle; run_bundle ;;
+  *) echo "usage: scripts/gpu-check.sh [bundle | run [quick]]" >&2; exit 2 ;;
+esac

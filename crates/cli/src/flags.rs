@@ -26,6 +26,21 @@ pub(crate) fn checked_backend() -> Result<Backend, Error> {
     Ok(backend)
 }
 
+/// The device `AURUM_DEVICE` selects, or a clear error if it names none.
+pub(crate) fn checked_device() -> Result<aurum_cuda::DeviceChoice, Error> {
+    aurum_cuda::selected_device().map_err(|e| Error::Backend(e.to_string()))
+}
+
+/// The GPU a job of `elements` input elements runs on under `choice` (`None`: the CPU), or
+/// the error of `AURUM_DEVICE=cuda` on a machine without a usable GPU.
+pub(crate) fn gpu_for(
+    choice: aurum_cuda::DeviceChoice,
+    elements: usize,
+) -> Result<Option<&'static aurum_cuda::Gpu>, Error> {
+    aurum_cuda::gpu_for(choice, elements)
+        .map_err(|e| Error::Backend(format!("{}={choice}: {e}", aurum_cuda::DEVICE_ENV)))
+}
+
 /// A flag's value as `usize`.
 pub(crate) fn to_usize(flag: &str, value: u64) -> Result<usize, Error> {
     usize::try_from(value)

@@ -48,6 +48,7 @@ pub(crate) fn info(budget: Duration) -> Result<ExitCode, Error> {
         aurum_goldilocks::raw::huge_pages(),
         aurum_goldilocks::raw::HUGE_PAGES_ENV
     );
+    device()?;
     println!();
     batch_sizes(selected);
     println!();
@@ -71,6 +72,29 @@ pub(crate) fn info(budget: Duration) -> Result<ExitCode, Error> {
         println!("{:>15.2}x", mul / scalar_mul);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `device:` line: what `AURUM_DEVICE` selects and the GPU (opened, its kernels compiled),
+/// or why there is none.
+fn device() -> Result<(), Error> {
+    let choice = crate::flags::checked_device()?;
+    let env = aurum_cuda::DEVICE_ENV;
+    if choice == aurum_cuda::DeviceChoice::Cpu {
+        println!("device: cpu ({env}=cpu)");
+        return Ok(());
+    }
+    match aurum_cuda::Gpu::shared() {
+        Ok(gpu) => println!(
+            "device: {choice} ({env}); GPU: {}; commitments from {} elements on run on it under auto",
+            gpu.info(),
+            aurum_cuda::AUTO_MIN_ELEMENTS
+        ),
+        Err(e) if choice == aurum_cuda::DeviceChoice::Cuda => {
+            return Err(Error::Backend(format!("{env}=cuda: {e}")));
+        }
+        Err(e) => println!("device: cpu ({env}=auto; no GPU: {e})"),
+    }
+    Ok(())
 }
 
 /// The batch size each permutation's bulk calls use on `backend`, and how it was decided:

@@ -15,7 +15,7 @@ use aurum_symmetric::Hasher;
 use crate::args::CommitArgs;
 use crate::error::Error;
 use crate::files::{self, AtomicFile};
-use crate::flags::{checked_backend, to_usize};
+use crate::flags::{checked_backend, checked_device, gpu_for, to_usize};
 use crate::input::MatrixSource;
 use crate::merkle::report::{Report, TreeFileReport};
 use crate::merkle::statement;
@@ -29,6 +29,8 @@ struct Committed {
     elapsed: Duration,
     permutations: usize,
     tree: Option<TreeFileReport>,
+    /// "cpu", or the GPU's name.
+    device: String,
 }
 
 pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, Error> {
@@ -45,8 +47,10 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, Error> {
         return crate::merkle::distributed::commit(&args);
     }
     let backend = checked_backend()?;
+    let device = checked_device()?;
     let pool = args.matrix.threads()?;
     let (source, shape) = args.matrix.plan()?;
+    let gpu = commit_gpu(device, &args, &source, &shape)?;
     let cap_height = args.matrix.cap_height()?;
     let preset = args.matrix.preset();
     let show_progress = !args.json && progress::stderr_is_terminal();
@@ -70,8 +74,9 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, Error> {
     let out = args.out.as_ref().and_then(|_| prepared.next());
     let tree = tree.zip(prepared.next());
     let committed = pool.install(|| {
-        with_preset!(preset, |config| match tree {
-            Some((dropped, file)) => commit_to_tree_file(
+        with_preset!(preset, |config| match (tree, gpu) {
+            (None, Some(gpu)) => commit_on_gpu(gpu, preset, &config, &source, shape, cap_height),
+            (Some((dropped, file)), _) => commit_to_tree_file(
                 &config,
                 &source,
                 shape,
@@ -79,7 +84,7 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, Error> {
                 (file, dropped),
                 show_progress
             ),
-            None => commit_with(&config, &source, shape, cap_height, show_progress),
+            (None, None) => commit_with(&config, &source, shape, cap_height, show_progress),
         })
     })?;
     if let Some(out) = out {
@@ -94,6 +99,7 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, Error> {
     }
     Report {
         backend,
+        device: committed.device,
         threads: pool.current_num_threads(),
         preset: preset.name(),
         source: source.describe(),
@@ -108,6 +114,61 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, Error> {
     }
     .print(args.json);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The GPU `aurum commit` runs on (`None`: the CPU). `AURUM_DEVICE=cuda` takes it for every
+/// input (a file is read whole first) and fails where there is none; `auto` takes it for a
+/// generated matrix from [`aurum_cuda::AUTO_MIN_ELEMENTS`] elements on, where one opens. A
+/// file stays on the CPU's streaming builder under `auto` (it reads overlapped with hashing
+/// in bounded memory), and `--tree` always does (it writes the layers as they are built).
+fn commit_gpu(
+    device: aurum_cuda::DeviceChoice,
+    args: &CommitArgs,
+    source: &MatrixSource,
+    shape: &TreeShape,
+) -> Result<Option<&'static aurum_cuda::Gpu>, Error> {
+    use aurum_cuda::DeviceChoice;
+    let generated = matches!(source, MatrixSource::Random { .. });
+    match device {
+        DeviceChoice::Cuda if args.tree.is_some() => Err(Error::Usage(format!(
+            "--tree is written by the CPU's streaming builder: run it with {}=cpu or auto",
+            aurum_cuda::DEVICE_ENV
+        ))),
+        DeviceChoice::Auto if args.tree.is_some() || !generated => Ok(None),
+        _ => {
+            let elements = shape.max_height().saturating_mul(source.cols());
+            gpu_for(device, elements)
+        }
+    }
+}
+
+/// Commits on the GPU: the matrix in memory (generated, or the file read whole), the layers
+/// left on the device, only the cap and root copied back.
+fn commit_on_gpu<C: MerkleConfig>(
+    gpu: &aurum_cuda::Gpu,
+    preset: aurum_merkle::Preset,
+    config: &C,
+    source: &MatrixSource,
+    shape: TreeShape,
+    cap_height: usize,
+) -> Result<Committed, Error> {
+    let permutations = shape.permutations(|len| config.leaf().permutations(len));
+    let values = source.load(shape.max_height())?;
+    let start = Instant::now();
+    let failed = |e: &dyn std::fmt::Display| Error::Failed(format!("GPU: {e}"));
+    let matrix = Matrix::new(&values, source.cols()).map_err(|e| failed(&e))?;
+    let tree = aurum_cuda::commit_on_device(gpu, preset, &[matrix]).map_err(|e| failed(&e))?;
+    let cap = tree.cap(cap_height).map_err(|e| failed(&e))?;
+    let root = tree.root().map_err(|e| failed(&e))?;
+    Ok(Committed {
+        root,
+        cap,
+        elapsed: start.elapsed(),
+        permutations,
+        shape,
+        tree: None,
+        device: format!("{} (CUDA)", gpu.info().name),
+    })
 }
 
 /// Commits to `values` (`cols` per row) held in memory: the root, the cap, and the time the
@@ -161,6 +222,7 @@ fn commit_with<C: MerkleConfig>(
             permutations,
             shape,
             tree: None,
+            device: "cpu".to_string(),
         });
     }
     let start = Instant::now();
@@ -200,6 +262,7 @@ fn commit_with<C: MerkleConfig>(
         permutations,
         shape,
         tree: None,
+        device: "cpu".to_string(),
     })
 }
 
@@ -258,5 +321,6 @@ fn commit_to_tree_file<C: MerkleConfig>(
         permutations,
         shape,
         tree: Some(tree),
+        device: "cpu".to_string(),
     })
 }

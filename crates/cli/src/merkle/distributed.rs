@@ -309,6 +309,7 @@ fn run_rank(args: &CommitArgs, world: &SimpleCommunicator) -> Result<ExitCode, E
         .max()
         .unwrap_or(0);
     Report {
+        device: "cpu".to_string(),
         backend: local.backend,
         threads: local.threads,
         preset: args.matrix.preset().name(),

@@ -12,6 +12,8 @@ use crate::report::{RunJson, mib, peak_memory_bytes, peak_memory_text, print_jso
 /// What `aurum commit` prints.
 pub(crate) struct Report {
     pub(crate) backend: Backend,
+    /// Where the tree was hashed: "cpu", or the GPU's name.
+    pub(crate) device: String,
     pub(crate) threads: usize,
     pub(crate) preset: &'static str,
     pub(crate) source: String,
@@ -65,6 +67,7 @@ pub(crate) struct MpiSummary {
 struct JsonReport<'a> {
     #[serde(flatten)]
     run: RunJson,
+    device: &'a str,
     preset: &'a str,
     source: &'a str,
     rows: usize,
@@ -94,6 +97,7 @@ impl Report {
         if json {
             let report = JsonReport {
                 run: RunJson::new(self.backend, self.threads),
+                device: &self.device,
                 preset: self.preset,
                 source: &self.source,
                 rows,
@@ -113,6 +117,7 @@ impl Report {
             return;
         }
         println!("backend:     {}", self.backend.describe());
+        println!("device:      {}", self.device);
         println!("threads:     {}", self.threads);
         if let Some(mpi) = &self.mpi {
             println!(

@@ -50,6 +50,8 @@ struct CommitmentFile {
     #[serde(default, skip_serializing)]
     sve_vector_bits: Option<usize>,
     #[serde(default, skip_serializing)]
+    device: Option<String>,
+    #[serde(default, skip_serializing)]
     threads: Option<usize>,
     #[serde(default, skip_serializing)]
     source: Option<String>,
@@ -183,6 +185,7 @@ pub fn commitment_json(
         cap: cap.iter().map(hex_words).collect(),
         backend: None,
         sve_vector_bits: None,
+        device: None,
         threads: None,
         source: None,
         rows: None,

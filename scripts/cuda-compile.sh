@@ -26,5 +26,7 @@ folder = sys.argv[1]
 zipfile.ZipFile(wheel).extractall(folder)
 PY
 fi
+# `--workspace` (the only `gpu` test target is aurum-cuda's): the features of the workspace
+# test build, whose binary is reused; `-p aurum-cuda` would rebuild dependencies.
 AURUM_REQUIRE_NVRTC=1 LD_LIBRARY_PATH="$PWD/$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-  cargo test -p aurum-cuda --test gpu -- nvrtc::
+  cargo test --workspace --test gpu -- nvrtc::

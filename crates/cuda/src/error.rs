@@ -22,6 +22,13 @@ pub enum CudaError {
         /// The driver's error.
         message: String,
     },
+    /// States to permute that are not a whole number of states of the permutation's width.
+    NotWholeStates {
+        /// Elements given.
+        len: usize,
+        /// The permutation's width.
+        width: usize,
+    },
     /// The job needs more device memory than is free.
     OutOfMemory {
         /// Bytes asked for.
@@ -46,6 +53,9 @@ impl fmt::Display for CudaError {
             ),
             CudaError::Compile(log) => write!(f, "the CUDA kernels did not compile: {log}"),
             CudaError::Driver { what, message } => write!(f, "CUDA {what} failed: {message}"),
+            CudaError::NotWholeStates { len, width } => {
+                write!(f, "{len} elements are not whole states of {width}")
+            }
             CudaError::OutOfMemory { bytes, free } => write!(
                 f,
                 "the job needs {bytes} bytes of GPU memory and {free} are free"

@@ -81,9 +81,9 @@ impl Gpu {
     ) -> Result<(), CudaError> {
         let width = perm.width();
         if !states.len().is_multiple_of(width) {
-            return Err(CudaError::Driver {
-                what: "permuting states",
-                message: format!("{} elements are not whole states of {width}", states.len()),
+            return Err(CudaError::NotWholeStates {
+                len: states.len(),
+                width,
             });
         }
         let count = states.len() / width;

@@ -246,8 +246,15 @@ fn bad_shapes_are_typed_errors(gpu: &Gpu) -> Result<(), Failed> {
     let b = seeded(7 * 2, 2);
     let matrices = [Matrix::new(&a, 2)?, Matrix::new(&b, 2)?];
     match commit(gpu, Preset::Poseidon2W8, &matrices) {
-        Err(CommitError::Shape(ShapeError::IncompatibleHeight { .. })) => Ok(()),
-        other => Err(format!("heights 10 and 7: {other:?}").into()),
+        Err(CommitError::Shape(ShapeError::IncompatibleHeight { .. })) => {}
+        other => return Err(format!("heights 10 and 7: {other:?}").into()),
+    }
+    let mut ragged = vec![Goldilocks::ONE; 7];
+    match gpu.permute(GpuPermutation::Poseidon2W8, &mut ragged) {
+        Err(CudaError::NotWholeStates { len: 7, width: 8 }) if ragged == [Goldilocks::ONE; 7] => {
+            Ok(())
+        }
+        other => Err(format!("7 elements of width-8 states: {other:?}").into()),
     }
 }
 

@@ -157,7 +157,12 @@ fn commit_on_gpu<C: MerkleConfig>(
     let start = Instant::now();
     let failed = |e: &dyn std::fmt::Display| Error::Failed(format!("GPU: {e}"));
     let matrix = Matrix::new(&values, source.cols()).map_err(|e| failed(&e))?;
-    let tree = aurum_cuda::commit_on_device(gpu, preset, &[matrix]).map_err(|e| failed(&e))?;
+    let tree = aurum_cuda::commit_on_device(gpu, preset, &[matrix]).map_err(|e| match e {
+        aurum_cuda::CommitError::Cuda(e @ aurum_cuda::CudaError::OutOfMemory { .. }) => {
+            Error::OutOfMemory(format!("GPU: {e}"))
+        }
+        e => failed(&e),
+    })?;
     let cap = tree.cap(cap_height).map_err(|e| failed(&e))?;
     let root = tree.root().map_err(|e| failed(&e))?;
     Ok(Committed {

@@ -26,6 +26,7 @@ pub fn aurum(args: &[&str]) -> Output {
         .env_remove("AURUM_BACKEND")
         .env_remove("AURUM_BATCH")
         .env_remove("AURUM_HUGE_PAGES")
+        .env_remove("AURUM_DEVICE")
         .output()
         .unwrap()
 }

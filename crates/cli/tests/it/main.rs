@@ -6,6 +6,7 @@ mod bench;
 mod cli;
 mod common;
 mod consistency;
+mod device;
 mod docs;
 mod fri;
 mod inputs;

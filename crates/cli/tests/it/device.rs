@@ -1,0 +1,93 @@
+//! `AURUM_DEVICE`: an unknown value is refused; `cuda` runs on the GPU where there is one (the
+//! same root and cap as the CPU's) and is a one-line error where there is none; `--tree` stays
+//! on the CPU; the report names the device.
+
+use crate::common::{aurum, aurum_command, json, refused, stdout, temp};
+
+fn with_device(device: &str, args: &[&str]) -> std::process::Output {
+    aurum_command()
+        .args(args)
+        .env_remove("AURUM_BACKEND")
+        .env_remove("AURUM_BATCH")
+        .env_remove("AURUM_HUGE_PAGES")
+        .env("AURUM_DEVICE", device)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_value_that_names_no_device_is_refused() {
+    for args in [&["commit", "--rows", "64"][..], &["info", "--millis", "1"]] {
+        refused(
+            &with_device("tpu", args),
+            &["AURUM_DEVICE=\"tpu\"", "expected auto, cpu or cuda"],
+        );
+    }
+}
+
+#[test]
+fn cuda_runs_on_the_gpu_or_says_there_is_none() {
+    let args = [
+        "commit",
+        "--rows",
+        "1000",
+        "--cols",
+        "9",
+        "--cap-height",
+        "2",
+        "--json",
+    ];
+    let cpu = json(&with_device("cpu", &args));
+    assert_eq!(cpu["device"], "cpu");
+    let out = with_device("cuda", &args);
+    if out.status.success() {
+        let gpu = json(&out);
+        assert!(gpu["device"].as_str().unwrap().ends_with("(CUDA)"), "{gpu}");
+        assert_eq!(gpu["root"], cpu["root"]);
+        assert_eq!(gpu["cap"], cpu["cap"]);
+    } else {
+        // No GPU here: the reason, named after the variable, and no output.
+        refused(&out, &["AURUM_DEVICE=cuda: "]);
+        assert!(stdout(&out).is_empty());
+    }
+}
+
+#[test]
+fn a_tree_file_is_written_by_the_cpu() {
+    let input = temp("device-tree-input.bin");
+    let values: Vec<u8> = (0..64u64).flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(&input, values).unwrap();
+    let tree = temp("device-tree.aurumtree");
+    let args = [
+        "commit",
+        "--input",
+        input.to_str().unwrap(),
+        "--tree",
+        tree.to_str().unwrap(),
+    ];
+    refused(
+        &with_device("cuda", &args),
+        &["--tree", "AURUM_DEVICE=cpu or auto"],
+    );
+    assert!(!tree.exists());
+    // Under auto the same command commits, on the CPU.
+    let out = with_device("auto", &args);
+    assert!(out.status.success());
+    assert!(
+        stdout(&out).contains("device:      cpu"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn the_report_names_the_device() {
+    let out = aurum(&["commit", "--rows", "64"]);
+    assert!(out.status.success());
+    // A small matrix stays on the CPU under auto, GPU or not.
+    assert!(
+        stdout(&out).contains("device:      cpu"),
+        "{}",
+        stdout(&out)
+    );
+}

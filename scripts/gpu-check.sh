@@ -14,7 +14,7 @@
 #   scripts/gpu-check.sh               both, on one machine that has Rust and a GPU
 #
 # `run` sets AURUM_REQUIRE_GPU=1 and AURUM_REQUIRE_NVRTC=1, so a missing device or NVRTC fails
-# the tests instead of reporting them ignored. It takes about 3 minutes on an H200 (quick: 1).
+# the tests instead of reporting them ignored. It takes about 4 minutes on an H200 (quick: 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bundle=target/gpu-bundle

@@ -92,7 +92,7 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
     /// The root digest.
     #[must_use]
     pub fn root(&self) -> Digest {
-        self.layers.last().expect("the root layer is always stored")[0]
+        root_of(&self.layers)
     }
 
     /// The `min(2^cap_height, layer length)` digests of the layer `cap_height` below the root.
@@ -148,9 +148,7 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
     /// Digest layer `j` (0 = leaves), or `None` if it was dropped.
     #[must_use]
     pub fn layer(&self, j: usize) -> Option<&[Digest]> {
-        self.layers
-            .get(j.checked_sub(self.dropped)?)
-            .map(Vec::as_slice)
+        stored_layer(&self.layers, self.dropped, j)
     }
 
     /// Bytes held by the stored digest layers.
@@ -228,6 +226,16 @@ impl<'a, C: MerkleConfig> MerkleTree<'a, C> {
     }
 }
 
+/// Digest layer `j` of layers stored from `dropped` up, or `None` if dropped or above the root.
+fn stored_layer(layers: &[Vec<Digest>], dropped: usize, j: usize) -> Option<&[Digest]> {
+    layers.get(j.checked_sub(dropped)?).map(Vec::as_slice)
+}
+
+/// The root: the last stored layer's only digest.
+fn root_of(layers: &[Vec<Digest>]) -> Digest {
+    layers.last().expect("the root layer is always stored")[0]
+}
+
 /// Bytes held by digest layers.
 fn layers_bytes(layers: &[Vec<Digest>]) -> usize {
     layers.iter().map(|l| l.len() * size_of::<Digest>()).sum()
@@ -276,15 +284,13 @@ impl TreeDigests {
     /// Digest layer `j` (0 = leaves), or `None` if it was dropped or is above the root.
     #[must_use]
     pub fn layer(&self, j: usize) -> Option<&[Digest]> {
-        self.layers
-            .get(j.checked_sub(self.dropped)?)
-            .map(Vec::as_slice)
+        stored_layer(&self.layers, self.dropped, j)
     }
 
     /// The root digest.
     #[must_use]
     pub fn root(&self) -> Digest {
-        self.layers.last().expect("the root layer is always stored")[0]
+        root_of(&self.layers)
     }
 }
 

@@ -10,10 +10,11 @@
 # below); plain `cargo` stays on the pinned rustup toolchain.
 #
 # Usage: scripts/test-aarch64.sh [extra cargo test args...]
-#   Without extra args every line of RUNS runs the unit and integration tests
-#   (--lib --bins --tests) of the crates in CRATES below, minus the heavy tests of
-#   scripts/heavy-tests.sh; the doctests run once, under the first line. With extra args each
-#   line runs `cargo test -p CRATES... ARGS`.
+#   Without extra args the unit and integration tests (--lib --bins --tests) of the crates in
+#   CRATES below are built once and each test binary runs under every line of RUNS, minus the
+#   heavy tests of scripts/heavy-tests.sh and, on lines whose CLI column says "no", the CLI's
+#   tests; the doctests run once, under the first line. With extra args each line runs
+#   `cargo test -p CRATES... ARGS` (all of them, the CLI's included).
 #   AURUM_QEMU_CPUS  space-separated qemu CPU models: run only the lines of RUNS below whose
 #                    model is listed (a model not in RUNS runs once, with no expectations)
 #
@@ -28,6 +29,11 @@
 #   streams; scripts/heavy-tests.sh) are backend-independent logic over the same kernels;
 #   under SVE emulation they took 8 of the 9 minutes of the kernel crates' tests. The README's
 #   `cargo test --workspace` runs them natively.
+# - The CLI's tests (its argument handling, files, reports and errors, with the binary started
+#   through the emulator: a minute per line, half of a line's time) run under the first two
+#   lines, 256-bit SVE2 and NEON: both dispatch families, one build of the same code. The
+#   other three lines are there for the kernels' vector lengths (128 and 2048 bits, SVE
+#   without SVE2), which the kernel crates' own suites cover against scalar.
 # - clippy for aarch64 lints the same crates, where all the aarch64-only code is (the x86
 #   clippy of CI's first step lints every crate and target).
 set -euo pipefail
@@ -41,19 +47,20 @@ cd "$(dirname "$0")/.."
 #   AURUM_EXPECT_BACKEND   the backend aurum_goldilocks::backend() must select in that run
 #   AURUM_EXPECT_SVE_BITS  the SVE vector length of the CPU as the backend must detect it,
 #                          in bits, or "none" (the CPU has no SVE)
+#   CLI                    whether the CLI's tests run under this line (yes/no; see above)
 # The EXPECT columns are exported to the tests (qemu passes the environment through); a test
 # that finds them unset checks the selection against what the CPU reports instead.
 # Vector lengths: SVE2 at 128, 256 and 2048 bits (the smallest, a common one, the largest)
 # and SVE without SVE2 at 512 (A64FX); NEON without SVE (Cortex-A72).
 RUNS=(
-  # QEMU_CPU                           AURUM_BACKEND  EXPECT_BACKEND  EXPECT_SVE_BITS
+  # QEMU_CPU                           AURUM_BACKEND  EXPECT_BACKEND  EXPECT_SVE_BITS  CLI
   # SVE executes fewer instructions than NEON at every vector length (README, "SVE and
   # SVE2"), so it is selected wherever the CPU has it, 128 bits included.
-  "max,sve-default-vector-length=32    -              sve             256"
-  "cortex-a72                          -              neon            none" # no SVE
-  "max,sve-default-vector-length=16    -              sve             128"
-  "max,sve-default-vector-length=256   -              sve             2048"
-  "a64fx                               -              sve             512" # no SVE2
+  "max,sve-default-vector-length=32    -              sve             256              yes"
+  "cortex-a72                          -              neon            none             yes" # no SVE
+  "max,sve-default-vector-length=16    -              sve             128              no"
+  "max,sve-default-vector-length=256   -              sve             2048             no"
+  "a64fx                               -              sve             512              no" # no SVE2
 )
 
 # Every crate of ours (see above); one build serves every line.
@@ -92,33 +99,64 @@ if [ -n "${AURUM_QEMU_CPUS:-}" ]; then
       read -r c _ <<<"$run"
       if [ "$c" = "$cpu" ]; then selected+=("$run"); found=1; fi
     done
-    [ "$found" = 1 ] || selected+=("$cpu - - -")
+    [ "$found" = 1 ] || selected+=("$cpu - - - yes")
   done
 else
   selected=("${RUNS[@]}")
 fi
 
+# Without extra args: build the tests once and list their binaries (executable and package
+# folder) from cargo's JSON messages, so each line can run them without cargo re-deciding.
+binaries=()
+if [ $# -eq 0 ]; then
+  log "building the tests: cargo test ${packages[*]} --target aarch64-unknown-linux-gnu --lib --bins --tests --no-run"
+  messages=$(mktemp /tmp/aurum-aarch64-tests-XXXXXX.json)
+  trap 'rm -f "$messages"' EXIT
+  cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu --lib --bins --tests --no-run \
+    --message-format=json-render-diagnostics >"$messages"
+  while IFS= read -r line; do
+    exe=$(sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' <<<"$line")
+    dir=$(sed -n 's/.*"manifest_path":"\([^"]*\)\/Cargo.toml".*/\1/p' <<<"$line")
+    [ -n "$exe" ] && [ -n "$dir" ] || die "no executable or package in: $line"
+    binaries+=("$exe	$dir")
+  done < <(grep '"reason":"compiler-artifact"' "$messages" | grep '"profile":{[^}]*"test":true' |
+    grep '"executable":"')
+  [ "${#binaries[@]}" -gt 0 ] || die "cargo built no test binaries"
+  log "${#binaries[@]} test binaries"
+fi
+cli_dir="$PWD/crates/cli"
+
 started=$SECONDS
 doc_done=0
 for run in "${selected[@]}"; do
-  read -r cpu force expect bits <<<"$run"
+  read -r cpu force expect bits cli <<<"$run"
   envs=()
   unset_backend=(-u AURUM_BACKEND) # runtime selection, whatever the caller's shell has set
   [ "$force" = - ] || { envs+=("AURUM_BACKEND=$force"); unset_backend=(); }
   [ "$expect" = - ] || envs+=("AURUM_EXPECT_BACKEND=$expect")
   [ "$bits" = - ] || envs+=("AURUM_EXPECT_SVE_BITS=$bits")
-  selection=("$@")
-  [ $# -gt 0 ] || selection=(--lib --bins --tests -- "${HEAVY_SKIP_ARGS[@]}")
-  log "cargo test ${packages[*]} --target aarch64-unknown-linux-gnu ${selection[*]} under qemu -cpu $cpu ${envs[*]}"
   t=$SECONDS
-  env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
-    cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu "${selection[@]}"
-  if [ $# -eq 0 ] && [ "$doc_done" = 0 ]; then
-    log "cargo test ${packages[*]} --doc (once) under qemu -cpu $cpu ${envs[*]}"
+  if [ $# -gt 0 ]; then
+    log "cargo test ${packages[*]} --target aarch64-unknown-linux-gnu $* under qemu -cpu $cpu ${envs[*]}"
     env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
-      cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu --doc
-    doc_done=1
+      cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu "$@"
+  else
+    log "the test binaries under qemu -cpu $cpu ${envs[*]}$([ "$cli" = yes ] || echo " (not the CLI's)")"
+    for entry in "${binaries[@]}"; do
+      IFS=$'\t' read -r exe dir <<<"$entry"
+      [ "$cli" = yes ] || [ "$dir" != "$cli_dir" ] || continue
+      echo "     Running ${exe#"$PWD/"} (in ${dir#"$PWD/"})"
+      # As cargo runs a test: from its package's folder, through the runner (the emulator).
+      (cd "$dir" && env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" CARGO_MANIFEST_DIR="$dir" \
+        qemu-aarch64-static "$exe" "${HEAVY_SKIP_ARGS[@]}")
+    done
+    if [ "$doc_done" = 0 ]; then
+      log "cargo test ${packages[*]} --doc (once) under qemu -cpu $cpu ${envs[*]}"
+      env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
+        cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu --doc
+      doc_done=1
+    fi
   fi
   log "-cpu $cpu ${envs[*]}: passed in $((SECONDS - t)) s"
 done
-log "all aarch64 runs passed ($((SECONDS - started)) s of tests after clippy)"
+log "all aarch64 runs passed ($((SECONDS - started)) s of tests after the build)"

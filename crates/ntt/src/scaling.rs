@@ -27,6 +27,31 @@ impl Powers {
         Powers { log_lo, lo, hi }
     }
 
+    /// `c·s^rev(k)` for `k < 2^log_n` (`rev` reverses `log_n` bits): the same two tables in
+    /// bit-reversed order. With `k = h·2^L + l` (`l < 2^L`),
+    /// `rev(k) = rev_L(l)·2^(log_n − L) + rev_(log_n − L)(h)`, so `lo[l] = c·t^rev_L(l)` with
+    /// `t = s^(2^(log_n − L))` and `hi[h] = s^rev_(log_n − L)(h)`, and [`factor`](Self::factor)
+    /// and [`scale_rows`](Self::scale_rows) work unchanged.
+    pub(crate) fn bit_reversed(c: Goldilocks, s: Goldilocks, log_n: usize) -> Powers {
+        let log_lo = log_n.div_ceil(2).max(6).min(log_n);
+        let log_hi = log_n - log_lo;
+        let powers = |base: Goldilocks, bits: usize| -> Vec<Goldilocks> {
+            let natural: Vec<Goldilocks> =
+                core::iter::successors(Some(Goldilocks::ONE), |x| Some(*x * base))
+                    .take(1 << bits)
+                    .collect();
+            (0..1usize << bits)
+                .map(|k| natural[crate::bitrev::reverse_bits(k, bits)])
+                .collect()
+        };
+        let lo = powers(s.exp_power_of_2(log_hi), log_lo)
+            .into_iter()
+            .map(|x| c * x)
+            .collect();
+        let hi = powers(s, log_hi);
+        Powers { log_lo, lo, hi }
+    }
+
     /// `c·s^k`.
     #[inline(always)]
     pub(crate) fn factor(&self, k: usize) -> Goldilocks {

@@ -32,6 +32,17 @@ pub(crate) enum Rows<'a> {
         powers: &'a [Powers],
         log_n: usize,
     },
+    /// A natural-order coset LDE as one forward transform of the whole domain: row `r` is,
+    /// where `r` is a multiple of `2^added_bits`, row `r >> added_bits` of `coefficients`
+    /// (rows of `width`, in bit-reversed order) times `powers` at that row (a
+    /// [`Powers::bit_reversed`] table), and zero elsewhere — the zero-padded coefficients in
+    /// the bit-reversed order of the larger domain.
+    Spread {
+        coefficients: &'a [Goldilocks],
+        width: usize,
+        added_bits: usize,
+        powers: &'a Powers,
+    },
 }
 
 /// What the first pass of a transform does to its rows before the butterflies: load them
@@ -89,6 +100,44 @@ impl Source<'_> {
                         let (piece, rest) = out.split_at_mut(take);
                         scaled_copy::<Q>(piece, &src[offset..offset + take], powers[c].factor(k));
                         (col, out) = (col + take, rest);
+                    }
+                }
+            }
+            Rows::Spread {
+                coefficients,
+                width: w,
+                added_bits,
+                powers,
+            } => {
+                dst.fill(Goldilocks::ZERO);
+                let rows = dst.len() / width;
+                let (first, end) = (
+                    row0.div_ceil(1 << added_bits),
+                    (row0 + rows).div_ceil(1 << added_bits),
+                );
+                if width == 1 && w == 1 {
+                    // Scaled a vector at a time through a small buffer, then spread.
+                    let mut buffer = [Goldilocks::ZERO; 64];
+                    let mut q = first;
+                    while q < end {
+                        let take = (end - q).min(buffer.len());
+                        let scaled = &mut buffer[..take];
+                        scaled.copy_from_slice(&coefficients[q..q + take]);
+                        powers.scale_rows::<Q>(scaled, 1, q);
+                        for (i, x) in scaled.iter().enumerate() {
+                            dst[((q + i) << added_bits) - row0] = *x;
+                        }
+                        q += take;
+                    }
+                } else {
+                    for q in first..end {
+                        let r = (q << added_bits) - row0;
+                        let src = &coefficients[q * w + col0..q * w + col0 + width];
+                        scaled_copy::<Q>(
+                            &mut dst[r * width..(r + 1) * width],
+                            src,
+                            powers.factor(q),
+                        );
                     }
                 }
             }

@@ -148,7 +148,7 @@ fn order() -> impl Strategy<Value = Order> {
 /// The suite for one backend, each test named `<backend>::<name>` and ignored (with the
 /// reason) if this CPU cannot run the backend.
 fn backend_suite(backend: Backend) -> Vec<Trial> {
-    let tests: [BackendTest; 6] = [
+    let tests: [BackendTest; 7] = [
         ("transforms_match_naive_dft", |backend| {
             let inputs = (
                 0usize..=7,
@@ -182,6 +182,42 @@ fn backend_suite(backend: Backend) -> Vec<Trial> {
         }),
         ("large_wide_matrix", |backend| {
             check_large(backend, 12, 24, 3)
+        }),
+        ("natural_lde_of_narrow_outputs", |backend| {
+            // Outputs narrower than a vector (2^added_bits · width < lanes) take their own
+            // natural-order path: against the bit-reversed LDE (another path, checked against
+            // the naive DFT above) permuted, through every entry point, small and multi-pass.
+            let ntt = engine(Domain::PLONKY3, backend);
+            let shift = Goldilocks::from_u64(7);
+            let mut shapes = vec![(17, 1, 1), (15, 1, 2), (14, 2, 1), (13, 3, 1), (12, 1, 3)];
+            for log_n in 0..=7 {
+                for width in 1..=3 {
+                    for added_bits in 1..=3 {
+                        shapes.push((log_n, width, added_bits));
+                    }
+                }
+            }
+            for (log_n, width, added_bits) in shapes {
+                let values =
+                    random_matrix(width << log_n, (log_n * 16 + width * 4 + added_bits) as u64);
+                let bitrev = ntt
+                    .coset_lde(&values, width, added_bits, shift, Order::BitReversed)
+                    .unwrap();
+                let expected = bit_reverse(&bitrev, width);
+                let ctx = format!("{backend} 2^{log_n}x{width} +{added_bits}");
+                let lde = ntt
+                    .coset_lde(&values, width, added_bits, shift, Order::Natural)
+                    .unwrap();
+                assert_eq!(lde, expected, "coset_lde {ctx}");
+                let lde_vec = ntt
+                    .coset_lde_vec(values.clone(), width, added_bits, shift, Order::Natural)
+                    .unwrap();
+                assert_eq!(lde_vec, expected, "coset_lde_vec {ctx}");
+                let mut into = vec![Goldilocks::ONE; lde.len()];
+                ntt.coset_lde_into(&values, width, added_bits, shift, &mut into, Order::Natural)
+                    .unwrap();
+                assert_eq!(into, expected, "coset_lde_into {ctx}");
+            }
         }),
         ("extension_columns_are_pairs_of_base_columns", |backend| {
             let ntt = engine(Domain::PLONKY3, backend);

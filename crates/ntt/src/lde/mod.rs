@@ -167,8 +167,9 @@ impl Ntt {
     /// size-`n` DIF from the coefficients scaled by powers of that coset's shift (and `1/n`):
     /// no zero padding is transformed, no separate scaling pass runs, and the output needs no
     /// permutation. Where the plan allows, the passes are fused further ([`fused::fused`]).
-    /// Natural order has its own way without a permutation ([`natural::natural`]) unless the
-    /// output rows are narrower than a vector.
+    /// Natural order has its own ways without a permutation: one batched transform of the
+    /// cosets ([`natural::natural`]), or, for output rows narrower than a vector, one
+    /// transform of the whole domain ([`natural::spread`]).
     #[allow(clippy::too_many_arguments)]
     fn lde_base(
         &self,
@@ -216,6 +217,37 @@ impl Ntt {
                     let mut coefficients = try_zeroed(block_len, COEFFICIENTS)?;
                     coefficients.copy_from_slice(&out[..block_len]);
                     natural(out, &mut coefficients, None)
+                }
+            };
+        }
+        if output == Order::Natural {
+            // Narrower than a vector: one transform of the whole domain.
+            let powers = Powers::bit_reversed(inv_n, shift, log_n);
+            let big_tw = checked_twiddles(self.domain().generator(), false, log_n + added_bits)?;
+            let spread = |out: &mut [Goldilocks], coefficients: &mut [Goldilocks], input| {
+                natural::spread(
+                    out,
+                    coefficients,
+                    input,
+                    width,
+                    log_n,
+                    added_bits,
+                    &powers,
+                    &inverse_tw,
+                    &big_tw,
+                    backend,
+                )
+            };
+            return match input {
+                LdeInput::Scratch(coefficients) => spread(out, coefficients, None),
+                LdeInput::Slice(src) => {
+                    let mut coefficients = try_zeroed(block_len, COEFFICIENTS)?;
+                    spread(out, &mut coefficients, Some(src))
+                }
+                LdeInput::FirstBlock => {
+                    let mut coefficients = try_zeroed(block_len, COEFFICIENTS)?;
+                    coefficients.copy_from_slice(&out[..block_len]);
+                    spread(out, &mut coefficients, None)
                 }
             };
         }

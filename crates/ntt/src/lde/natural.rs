@@ -97,6 +97,64 @@ fn natural_with(
     Ok(())
 }
 
+/// The natural-order LDE of outputs narrower than a vector (`2^a · width < lanes`, e.g. one
+/// column), where [`natural`]'s batched transform would leave lanes empty: one forward DIT of
+/// the whole domain `shift·H'` instead.
+///
+/// That transform's bit-reversed input is the zero-padded coefficients in the larger domain's
+/// bit-reversed order: coefficient `j < n` sits at row `rev(j)·2^a` (`rev` over `log_n`
+/// bits), every other row is zero. The inverse DIF leaves exactly the coefficients in
+/// `log_n`-bit bit-reversed order, so the DIT's first pass spreads them out, scaled by
+/// `powers` (`c·shift^j` in bit-reversed order, [`Powers::bit_reversed`]); no permutation pass
+/// runs and the output is in natural order. `forward_twiddles` are the larger domain's.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn spread(
+    out: &mut [Goldilocks],
+    coefficients: &mut [Goldilocks],
+    input: Option<&[Goldilocks]>,
+    width: usize,
+    log_n: usize,
+    added_bits: usize,
+    powers: &Powers,
+    inverse_twiddles: &Twiddles,
+    forward_twiddles: &Twiddles,
+    backend: Backend,
+) -> Result<(), NttError> {
+    let source = input.map(|src| Source {
+        rows: Rows::Copy { src, stride: width },
+        powers: None,
+    });
+    narrow::transform(
+        coefficients,
+        width,
+        log_n,
+        inverse_twiddles,
+        Flow::Dif,
+        None,
+        backend,
+        source,
+    )?;
+    let spread = Source {
+        rows: Rows::Spread {
+            coefficients,
+            width,
+            added_bits,
+            powers,
+        },
+        powers: None,
+    };
+    narrow::transform(
+        out,
+        width,
+        log_n + added_bits,
+        forward_twiddles,
+        Flow::Dit,
+        None,
+        backend,
+        Some(spread),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -71,7 +71,7 @@ impl Ntt {
     ) -> Result<Vec<E>, NttError> {
         let (shape, out_len, backend) =
             self.checked_lde::<E>(values.len(), width, added_bits, shift)?;
-        if direct_natural(shape, added_bits, output, backend) {
+        if output == Order::Natural {
             let mut out = try_zeroed::<E>(out_len, LDE)?;
             self.lde_base(
                 E::as_base_mut(&mut out),
@@ -189,24 +189,45 @@ impl Ntt {
             .expect("checked by check_lde");
         let inv_n = Goldilocks::ONE.div_2exp(log_n as u64);
         let inverse_tw = checked_twiddles(self.domain().generator(), true, log_n)?;
-        let forward_tw = checked_twiddles(self.domain().generator(), false, log_n)?;
         // Coset `i` of H (its shift `shift·g^i`), scaled by `1/n` as well.
         let coset_powers = |i: usize| Powers::new(inv_n, shift * g.exp_u64(i as u64), log_n);
-        if direct_natural(shape, added_bits, output, backend) {
-            let powers: Vec<Powers> = (0..1usize << added_bits).map(coset_powers).collect();
+        if output == Order::Natural {
             let natural = |out: &mut [Goldilocks], coefficients: &mut [Goldilocks], input| {
-                natural::natural(
-                    out,
-                    coefficients,
-                    input,
-                    width,
-                    log_n,
-                    &powers,
-                    &inverse_tw,
-                    &forward_tw,
-                    backend,
-                )
+                if direct_natural(shape, added_bits, backend) {
+                    let powers: Vec<Powers> = (0..1usize << added_bits).map(coset_powers).collect();
+                    let forward_tw = checked_twiddles(self.domain().generator(), false, log_n)?;
+                    natural::natural(
+                        out,
+                        coefficients,
+                        input,
+                        width,
+                        log_n,
+                        &powers,
+                        &inverse_tw,
+                        &forward_tw,
+                        backend,
+                    )
+                } else {
+                    // Narrower than a vector: one transform of the whole domain.
+                    let powers = Powers::bit_reversed(inv_n, shift, log_n);
+                    let whole_tw =
+                        checked_twiddles(self.domain().generator(), false, log_n + added_bits)?;
+                    natural::spread(
+                        out,
+                        coefficients,
+                        input,
+                        width,
+                        log_n,
+                        added_bits,
+                        &powers,
+                        &inverse_tw,
+                        &whole_tw,
+                        backend,
+                    )
+                }
             };
+            // Both ways need the input's size of scratch for the coefficients (a consumed
+            // input is that scratch).
             return match input {
                 LdeInput::Scratch(coefficients) => natural(out, coefficients, None),
                 LdeInput::Slice(src) => {
@@ -220,37 +241,7 @@ impl Ntt {
                 }
             };
         }
-        if output == Order::Natural {
-            // Narrower than a vector: one transform of the whole domain.
-            let powers = Powers::bit_reversed(inv_n, shift, log_n);
-            let big_tw = checked_twiddles(self.domain().generator(), false, log_n + added_bits)?;
-            let spread = |out: &mut [Goldilocks], coefficients: &mut [Goldilocks], input| {
-                natural::spread(
-                    out,
-                    coefficients,
-                    input,
-                    width,
-                    log_n,
-                    added_bits,
-                    &powers,
-                    &inverse_tw,
-                    &big_tw,
-                    backend,
-                )
-            };
-            return match input {
-                LdeInput::Scratch(coefficients) => spread(out, coefficients, None),
-                LdeInput::Slice(src) => {
-                    let mut coefficients = try_zeroed(block_len, COEFFICIENTS)?;
-                    spread(out, &mut coefficients, Some(src))
-                }
-                LdeInput::FirstBlock => {
-                    let mut coefficients = try_zeroed(block_len, COEFFICIENTS)?;
-                    coefficients.copy_from_slice(&out[..block_len]);
-                    spread(out, &mut coefficients, None)
-                }
-            };
-        }
+        let forward_tw = checked_twiddles(self.domain().generator(), false, log_n)?;
         // Block k holds coset rev_a(k).
         let block_powers: Vec<Powers> = (0..1usize << added_bits)
             .map(|k| coset_powers(bitrev::reverse_bits(k, added_bits)))
@@ -320,9 +311,6 @@ impl Ntt {
                 Some(in_place),
             )?;
         }
-        if output == Order::Natural {
-            bitrev::bit_reverse_rows(out, width, log_n + added_bits);
-        }
         Ok(())
     }
 }
@@ -344,9 +332,7 @@ enum LdeInput<'a> {
 }
 
 /// Whether a natural-order LDE runs as one batched transform of all cosets ([`natural::natural`]):
-/// when the `2^added_bits · width` columns fill at least a vector.
-fn direct_natural(shape: Shape, added_bits: usize, output: Order, backend: Backend) -> bool {
-    output == Order::Natural
-        && shape.log_height >= 1
-        && (shape.width << added_bits) >= backend.lanes()
+/// when the `2^added_bits · width` columns fill at least a vector (else [`natural::spread`]).
+fn direct_natural(shape: Shape, added_bits: usize, backend: Backend) -> bool {
+    shape.log_height >= 1 && (shape.width << added_bits) >= backend.lanes()
 }

@@ -60,20 +60,7 @@ fn natural_with(
     backend: Backend,
     working_set: usize,
 ) -> Result<(), NttError> {
-    let source = input.map(|src| Source {
-        rows: Rows::Copy { src, stride: width },
-        powers: None,
-    });
-    narrow::transform(
-        coefficients,
-        width,
-        log_n,
-        inverse_twiddles,
-        Flow::Dif,
-        None,
-        backend,
-        source,
-    )?;
+    interpolate_bit_reversed(coefficients, input, width, log_n, inverse_twiddles, backend)?;
     let cosets = Source {
         rows: Rows::Cosets {
             coefficients,
@@ -120,20 +107,7 @@ pub(crate) fn spread(
     forward_twiddles: &Twiddles,
     backend: Backend,
 ) -> Result<(), NttError> {
-    let source = input.map(|src| Source {
-        rows: Rows::Copy { src, stride: width },
-        powers: None,
-    });
-    narrow::transform(
-        coefficients,
-        width,
-        log_n,
-        inverse_twiddles,
-        Flow::Dif,
-        None,
-        backend,
-        source,
-    )?;
+    interpolate_bit_reversed(coefficients, input, width, log_n, inverse_twiddles, backend)?;
     let spread = Source {
         rows: Rows::Spread {
             coefficients,
@@ -152,6 +126,33 @@ pub(crate) fn spread(
         None,
         backend,
         Some(spread),
+    )
+}
+
+/// The inverse DIF both ways start with: `coefficients` (holding the input evaluations, or
+/// receiving them from `input` in the first pass) become the coefficients in bit-reversed
+/// order, not yet scaled by `1/n` (the callers' powers carry it).
+fn interpolate_bit_reversed(
+    coefficients: &mut [Goldilocks],
+    input: Option<&[Goldilocks]>,
+    width: usize,
+    log_n: usize,
+    inverse_twiddles: &Twiddles,
+    backend: Backend,
+) -> Result<(), NttError> {
+    let source = input.map(|src| Source {
+        rows: Rows::Copy { src, stride: width },
+        powers: None,
+    });
+    narrow::transform(
+        coefficients,
+        width,
+        log_n,
+        inverse_twiddles,
+        Flow::Dif,
+        None,
+        backend,
+        source,
     )
 }
 

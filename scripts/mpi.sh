@@ -7,8 +7,9 @@
 # rsmpi's build clang and libclang-dev (bindgen) and pkg-config (finds MPI). Where they cannot
 # be installed (no apt-get, no root or sudo, apt fails) it prints "skipped: ..." and exits 0.
 #
-# Then, with `aurum` built with --features mpi (test profile, so the workspace tests' build
-# is reused):
+# Then, with `aurum` built with --features mpi (the `unoptimised` profile: every crate at
+# opt-level 0 builds in a third of the test profile's time, the shapes below are small, and
+# scripts/test-unoptimised.sh reuses the dependencies it built):
 #   * clippy -D warnings on aurum-cli with the feature;
 #   * for random shapes (u64 files, --bytes files, a generated matrix) and every preset and
 #     several cap heights: `aurum commit --out` single-process, then under
@@ -46,8 +47,8 @@ MPIRUN=(mpirun --oversubscribe "${EXTRA[@]}")
 log "clippy -p aurum-cli --features mpi"
 cargo clippy -q -p aurum-cli --all-targets --features mpi -- -D warnings
 log "build aurum --features mpi (${SECONDS} s so far)"
-cargo build -q --profile test -p aurum-cli --features mpi --bin aurum
-AURUM="${CARGO_TARGET_DIR:-target}/debug/aurum"
+cargo build -q --profile unoptimised -p aurum-cli --features mpi --bin aurum
+AURUM="${CARGO_TARGET_DIR:-target}/unoptimised/aurum"
 [ -x "$AURUM" ] || die "$AURUM was not built"
 
 log "built (${SECONDS} s so far)"

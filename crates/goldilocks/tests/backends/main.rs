@@ -646,7 +646,11 @@ fn this_machine_runs_every_backend_it_has() -> Result<Completion, libtest_mimic:
     if has("avx2") && cfg!(target_arch = "x86_64") {
         expected.push(Backend::Avx2);
     }
-    if has("avx512f") && cfg!(target_arch = "x86_64") {
+    // /proc/cpuinfo's names for the AVX-512 backend's features (F, DQ, BW, VL, BMI1, BMI2).
+    let avx512 = [
+        "avx512f", "avx512dq", "avx512bw", "avx512vl", "bmi1", "bmi2",
+    ];
+    if avx512.iter().all(|f| has(f)) && cfg!(target_arch = "x86_64") {
         expected.push(Backend::Avx512);
     }
     let supported = Backend::supported();

@@ -14,7 +14,15 @@ fn selected_backend_is_what_this_cpu_should_get() {
         Err(_) => {
             #[cfg(target_arch = "x86_64")]
             {
-                let expected = if std::arch::is_x86_feature_detected!("avx512f") {
+                // The AVX-512 backend's entry point is compiled with F, DQ, BW, VL, BMI1 and
+                // BMI2; it is selected only where all of them are present.
+                let avx512 = std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512dq")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
+                    && std::arch::is_x86_feature_detected!("bmi1")
+                    && std::arch::is_x86_feature_detected!("bmi2");
+                let expected = if avx512 {
                     Backend::Avx512
                 } else if std::arch::is_x86_feature_detected!("avx2") {
                     Backend::Avx2

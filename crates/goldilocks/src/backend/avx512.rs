@@ -4,11 +4,11 @@
 //! carry/borrow fix-ups are a compare plus one masked instruction, with no shifted domain.
 //!
 //! The kernel entry point is compiled with the features every AVX-512 CPU since Skylake-SP
-//! and Zen 4 has (F, DQ, BW, VL, BMI1, BMI2), the subset of `-C target-cpu=x86-64-v4` that
-//! the code generator uses here: the byte-mask instructions and register choices it allows
-//! made a plain build's packed Poseidon2 W12 2.5–3 % faster (within 4 % of
-//! `-C target-cpu=native`). The backend is selected only where all of them are present (a
-//! CPU with AVX-512F alone, Xeon Phi, gets AVX2).
+//! and Zen 4 has (F, DQ, BW, VL, BMI1, BMI2), not F alone: the intrinsics stay F-only, but
+//! the code LLVM generates around them may use the rest, which made a plain build's packed
+//! Poseidon2 W12 2.5–3 % faster on Zen 4 (within 4 % of `-C target-cpu=native`; measured,
+//! the instruction-level cause not traced). The backend is selected only where all six are
+//! present (a CPU with AVX-512F alone, Xeon Phi, gets AVX2).
 //!
 //! Soundness: `PackedAvx512` is crate-private unless the build enables AVX-512F statically;
 //! the only other way to obtain one is [`run_kernel`], which checks the CPU first. So every
@@ -45,7 +45,8 @@ pub(crate) fn detected() -> bool {
         && std::arch::is_x86_feature_detected!("bmi2")
 }
 
-/// Runs `kernel` with `PackedAvx512` if the CPU has AVX-512F, hands it back otherwise.
+/// Runs `kernel` with `PackedAvx512` if the CPU has the backend's features ([`detected`]),
+/// hands it back otherwise.
 #[inline]
 pub(crate) fn run_kernel<K: Kernel>(kernel: K) -> Result<K::Output, K> {
     if !detected() {

@@ -101,8 +101,8 @@ fn device() -> Result<(), Error> {
 /// measured at first use (this process measures them now), or forced by `AURUM_BATCH`.
 fn batch_sizes(backend: Backend) {
     println!(
-        "batch sizes on {backend} (measured at first use in each process, fastest kept; \
-         {BATCH_ENV} forces one):"
+        "batch sizes on {backend} (measured at first use in each process, fastest kept, \
+         checked once more 200 ms later in longer runs; {BATCH_ENV} forces one):"
     );
     print!("{:<24}{:>7}", "permutation", "batch");
     for b in BATCH_SIZES {

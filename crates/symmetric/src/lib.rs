@@ -16,8 +16,9 @@ mod truncated;
 
 pub use batch::{BATCH_SIZES, BatchedKernel, run_batched};
 pub use batch_choice::{
-    BATCH_ENV, BatchChoice, BatchMeasurement, BatchRequest, ROUNDS, measure_batch_sizes,
-    parse_batch_request, requested_batch, set_batch_request, states_measured,
+    BATCH_ENV, BatchChoice, BatchMeasurement, BatchRequest, REMEASURE_AFTER, ROUNDS,
+    less_disturbed, measure_batch_sizes, parse_batch_request, requested_batch, set_batch_request,
+    states_measured,
 };
 pub use challenger::{Challenger, DuplexChallenger};
 pub use compressor::{CompressLayer, Compressor, compress_layer, compress_layer_packed};

@@ -95,7 +95,34 @@ impl Powers {
             done += seg;
         }
     }
+
+    /// `dst` = `src` with row `j` multiplied by `c·s^j` (whole rows, the first being row
+    /// `row0` of the matrix): rows of at least [`SCALED_COPY_WIDTH`] elements are copied and
+    /// scaled in one sweep, narrower ones copied, then scaled by
+    /// [`scale_rows`](Self::scale_rows).
+    #[inline(always)]
+    pub(crate) fn scaled_copy_rows<Q: PackedField>(
+        &self,
+        dst: &mut [Goldilocks],
+        src: &[Goldilocks],
+        width: usize,
+        row0: usize,
+    ) {
+        if width >= SCALED_COPY_WIDTH {
+            let rows = dst.chunks_exact_mut(width).zip(src.chunks_exact(width));
+            for (r, (d, s)) in rows.enumerate() {
+                scaled_copy::<Q>(d, s, self.factor(row0 + r));
+            }
+        } else {
+            dst.copy_from_slice(src);
+            self.scale_rows::<Q>(dst, width, row0);
+        }
+    }
 }
+
+/// Rows at least this wide are copied and scaled in one sweep by [`Powers::scaled_copy_rows`]
+/// (narrower ones are scaled a vector of rows at a time after the copy).
+const SCALED_COPY_WIDTH: usize = 16;
 
 /// `dst = src · s`, element by element.
 #[inline(always)]
@@ -174,6 +201,30 @@ impl Kernel for ScaleRows<'_> {
             for row in self.dst.chunks_exact_mut(self.width) {
                 scale_in_place::<P>(row, factor);
                 factor *= self.ratio;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scaled copy equals a copy scaled by `scale_rows`, below, at and above the width
+    /// where it switches to one sweep, from any first row (across the low table's end).
+    #[test]
+    fn scaled_copy_rows_equals_a_copy_then_scaled() {
+        let powers = Powers::new(Goldilocks::from_u64(5), Goldilocks::from_u64(7), 10);
+        for width in [1, 3, SCALED_COPY_WIDTH - 1, SCALED_COPY_WIDTH, 17, 64] {
+            let src: Vec<Goldilocks> = (0..(width * 40) as u64)
+                .map(|i| Goldilocks::from_u64(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+                .collect();
+            for row0 in [0, 1, 30, 60] {
+                let mut expected = src.clone();
+                powers.scale_rows::<Goldilocks>(&mut expected, width, row0);
+                let mut dst = vec![Goldilocks::ZERO; src.len()];
+                powers.scaled_copy_rows::<Goldilocks>(&mut dst, &src, width, row0);
+                assert_eq!(dst, expected, "width {width}, row0 {row0}");
             }
         }
     }

@@ -6,7 +6,7 @@ use aurum_goldilocks::{Goldilocks, Kernel, PackedField};
 use crate::butterflies::flow::Flow;
 use crate::butterflies::radix2::butterfly_row_runs;
 use crate::butterflies::radix4::radix4_row_runs;
-use crate::scaling::{Powers, scaled_copy};
+use crate::scaling::Powers;
 use crate::source::Source;
 use crate::stack_frame::{in_own_frame, step};
 use crate::twiddles::Twiddles;
@@ -191,10 +191,6 @@ step!(
     )
 );
 
-/// Rows at least this wide are copied and scaled in one sweep by [`FusedTopPass`] (narrower
-/// ones are copied, then scaled a vector of rows at a time).
-const SCALED_COPY_WIDTH: usize = 16;
-
 /// The middle of a fused coset LDE, for one stripe task: the top layers of the inverse (DIT)
 /// on the coefficient block's stripes, then for every coset block its scaled copy of them and
 /// the top layers of its forward transform (DIF). The coefficient rows are read from memory
@@ -225,17 +221,7 @@ impl Kernel for FusedTopPass<'_> {
         self.inverse.run::<P>(&mut self.coefficients, None);
         for (stripes, powers) in &mut self.cosets {
             for (i, (dst, src)) in stripes.iter_mut().zip(&self.coefficients).enumerate() {
-                let row0 = self.row0 + i * unit;
-                if width >= SCALED_COPY_WIDTH {
-                    // Copied and scaled in one sweep, a row at a time.
-                    let rows = dst.chunks_exact_mut(width).zip(src.chunks_exact(width));
-                    for (r, (d, s)) in rows.enumerate() {
-                        scaled_copy::<P>(d, s, powers.factor(row0 + r));
-                    }
-                } else {
-                    dst.copy_from_slice(src);
-                    powers.scale_rows::<P>(dst, width, row0);
-                }
+                powers.scaled_copy_rows::<P>(dst, src, width, self.row0 + i * unit);
             }
             self.forward.run::<P>(stripes, None);
         }

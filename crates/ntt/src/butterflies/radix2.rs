@@ -4,6 +4,7 @@
 use aurum_goldilocks::{Goldilocks, PackedField};
 
 use crate::butterflies::flow::{Flow, butterfly, butterfly_one, butterfly_scaled, layer_order};
+use crate::butterflies::radix4::radix4_trivial;
 use crate::twiddles::Twiddles;
 
 /// The butterfly between two rows `lo` and `hi` (equal lengths) with one twiddle.
@@ -163,9 +164,30 @@ pub(crate) fn layer<Q: PackedField>(
 ) {
     let span = 1usize << log_span;
     let table = &twiddles.level(log_span + 1)[..span];
+    if width == 1 && scale.is_none() && span.is_multiple_of(Q::WIDTH) {
+        // One column: the whole block at once, without a call's slicing per group.
+        match flow {
+            Flow::Dif => column_layer::<Q, true>(block, table),
+            Flow::Dit => column_layer::<Q, false>(block, table),
+        }
+        return;
+    }
     for pair in block.chunks_exact_mut(2 * span * width) {
         let (lo, hi) = pair.split_at_mut(span * width);
         butterfly_row_runs::<Q>(flow, lo, hi, width, table, 0, scale);
+    }
+}
+
+/// [`layer`] on a single column whose span is a whole number of vectors, the flow fixed.
+#[inline(always)]
+fn column_layer<Q: PackedField, const DIF: bool>(block: &mut [Goldilocks], table: &[Goldilocks]) {
+    let flow = if DIF { Flow::Dif } else { Flow::Dit };
+    let tw = Q::pack_slice(table);
+    for pair in Q::pack_slice_mut(block).chunks_exact_mut(2 * tw.len()) {
+        let (lo, hi) = pair.split_at_mut(tw.len());
+        for ((x, y), t) in lo.iter_mut().zip(hi).zip(tw) {
+            butterfly(flow, x, y, *t);
+        }
     }
 }
 
@@ -181,13 +203,149 @@ pub(crate) fn small_span_layers<Q: PackedField>(
     scale: Option<Goldilocks>,
 ) {
     debug_assert!(Q::WIDTH > 1 && block.len() >= 2 * Q::WIDTH);
-    // Lane l of the first interleaved vector holds the element at offset l mod span within
-    // its butterfly group, so its twiddle is table[l mod span].
+    // The count, the flow and whether a layer is scaled as constants, so that the layers
+    // unroll into straight-line code per vector pair (every backend's `log2(WIDTH)` is 1 to
+    // 3; a count past that takes the general loop).
+    macro_rules! fixed {
+        ($count:literal, $neg:literal) => {
+            match (flow, scale) {
+                (Flow::Dif, None) => {
+                    small_span_layers_fixed::<Q, $count, true, false, $neg>(block, twiddles, None)
+                }
+                (Flow::Dif, Some(s)) => {
+                    small_span_layers_fixed::<Q, $count, true, true, $neg>(block, twiddles, Some(s))
+                }
+                (Flow::Dit, None) => {
+                    small_span_layers_fixed::<Q, $count, false, false, $neg>(block, twiddles, None)
+                }
+                (Flow::Dit, Some(s)) => small_span_layers_fixed::<Q, $count, false, true, $neg>(
+                    block,
+                    twiddles,
+                    Some(s),
+                ),
+            }
+        };
+    }
+    match (count, twiddles.quarter_negated()) {
+        // With one layer there is no fourth root of unity to multiply by.
+        (1, _) => fixed!(1, false),
+        (2, false) => fixed!(2, false),
+        (2, true) => fixed!(2, true),
+        (3, false) => fixed!(3, false),
+        (3, true) => fixed!(3, true),
+        _ => small_span_layers_general::<Q>(block, count, twiddles, flow, scale),
+    }
+}
+
+/// The twiddle vector of the layer with span `2^log_span < WIDTH` on interleaved vectors:
+/// lane `l` of the first interleaved vector holds the element at offset `l mod span` within
+/// its butterfly group, so its twiddle is `table[l mod span]`.
+#[inline(always)]
+fn small_span_twiddles<Q: PackedField>(twiddles: &Twiddles, log_span: usize) -> Q {
+    let table = twiddles.level(log_span + 1);
+    Q::from_fn(|lane| table[lane % (1 << log_span)])
+}
+
+/// [`small_span_layers`] with `COUNT` layers, the flow (`DIF`), a scaled first layer
+/// (`SCALED`, with `scale`) and the sign of the fourth root of unity (`NEG`, see
+/// [`Twiddles::quarter_negated`]) fixed.
+///
+/// With two or more layers and at least four vectors, the spans 2 and 1 run as one radix-4
+/// step with trivial twiddles on four vectors at a time: two rounds of interleaves (a 4 × 4
+/// transpose within each 256-bit lane group) put elements 0, 1, 2, 3 of every group of four
+/// into matching lanes of four vectors, and the step multiplies by the fourth root of unity
+/// with a shift instead of the span-2 layer's general multiplication. A span-4 layer
+/// (`COUNT = 3`) runs on vector pairs before (DIF) or after (DIT) it; a scale on a first
+/// layer inside the step multiplies the four inputs instead (the same number of products).
+#[inline(always)]
+fn small_span_layers_fixed<
+    Q: PackedField,
+    const COUNT: usize,
+    const DIF: bool,
+    const SCALED: bool,
+    const NEG: bool,
+>(
+    block: &mut [Goldilocks],
+    twiddles: &Twiddles,
+    scale: Option<Goldilocks>,
+) {
+    let flow = if DIF { Flow::Dif } else { Flow::Dit };
+    let tw: [Q; COUNT] =
+        core::array::from_fn(|log_span| small_span_twiddles::<Q>(twiddles, log_span));
+    let s = Q::broadcast(scale.unwrap_or(Goldilocks::ONE));
+    let first_layer = if DIF { COUNT - 1 } else { 0 };
+    let tw_first = tw[first_layer] * s;
+    let vectors = Q::pack_slice_mut(block);
+    if COUNT >= 2 && vectors.len() >= 4 {
+        // The span-4 layer (COUNT = 3) on a vector pair; scaled when it runs first (DIF).
+        let span4 = |pair: &mut [Q]| {
+            let (mut x, mut y) = pair[0].interleave(pair[1], 4);
+            if SCALED && DIF {
+                butterfly_scaled(flow, &mut x, &mut y, tw_first, s);
+            } else {
+                butterfly(flow, &mut x, &mut y, tw[COUNT - 1]);
+            }
+            (pair[0], pair[1]) = x.interleave(y, 4);
+        };
+        // Scaled inside the radix-4 step: the first layer is span 2 (DIF, COUNT = 2) or
+        // span 1 (DIT).
+        let scale_inputs = SCALED && (!DIF || COUNT == 2);
+        for quad in vectors.chunks_exact_mut(4) {
+            if COUNT == 3 && DIF {
+                span4(&mut quad[..2]);
+                span4(&mut quad[2..]);
+            }
+            let v = if scale_inputs {
+                [quad[0] * s, quad[1] * s, quad[2] * s, quad[3] * s]
+            } else {
+                [quad[0], quad[1], quad[2], quad[3]]
+            };
+            let (a, b) = v[0].interleave(v[1], 1);
+            let (c, d) = v[2].interleave(v[3], 1);
+            let (mut x0, mut x2) = a.interleave(c, 2);
+            let (mut x1, mut x3) = b.interleave(d, 2);
+            radix4_trivial(flow, [&mut x0, &mut x1, &mut x2, &mut x3], NEG);
+            let (a, c) = x0.interleave(x2, 2);
+            let (b, d) = x1.interleave(x3, 2);
+            (quad[0], quad[1]) = a.interleave(b, 1);
+            (quad[2], quad[3]) = c.interleave(d, 1);
+            if COUNT == 3 && !DIF {
+                span4(&mut quad[..2]);
+                span4(&mut quad[2..]);
+            }
+        }
+        return;
+    }
+    for pair in vectors.chunks_exact_mut(2) {
+        let (mut a, mut b) = (pair[0], pair[1]);
+        for i in 0..COUNT {
+            let log_span = layer_order(flow, COUNT, i);
+            let (mut x, mut y) = a.interleave(b, 1 << log_span);
+            if SCALED && log_span == first_layer {
+                butterfly_scaled(flow, &mut x, &mut y, tw_first, s);
+            } else if log_span == 0 {
+                butterfly_one(&mut x, &mut y);
+            } else {
+                butterfly(flow, &mut x, &mut y, tw[log_span]);
+            }
+            (a, b) = x.interleave(y, 1 << log_span);
+        }
+        pair[0] = a;
+        pair[1] = b;
+    }
+}
+
+/// [`small_span_layers`] for any count (a loop over the layers).
+#[inline(always)]
+fn small_span_layers_general<Q: PackedField>(
+    block: &mut [Goldilocks],
+    count: usize,
+    twiddles: &Twiddles,
+    flow: Flow,
+    scale: Option<Goldilocks>,
+) {
     let twiddle_vectors: Vec<Q> = (0..count)
-        .map(|log_span| {
-            let table = twiddles.level(log_span + 1);
-            Q::from_fn(|lane| table[lane % (1 << log_span)])
-        })
+        .map(|log_span| small_span_twiddles::<Q>(twiddles, log_span))
         .collect();
     let scale_p = scale.map(Q::broadcast);
     let first_layer = match flow {

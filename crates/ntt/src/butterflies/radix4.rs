@@ -23,12 +23,75 @@ pub(crate) fn radix4_layer<Q: PackedField>(
         &twiddles.level(log_h + 1)[..h],
     ];
     let negated = twiddles.quarter_negated();
+    if width == 1 && h.is_multiple_of(Q::WIDTH) {
+        // One column: the whole block at once, so a short span (a vector or two per run)
+        // does not pay a call's slicing per group.
+        radix4_column::<Q>(flow, block, tw, negated);
+        return;
+    }
     for quad in block.chunks_exact_mut(4 * h * width) {
         let (x0, rest) = quad.split_at_mut(h * width);
         let (x1, rest) = rest.split_at_mut(h * width);
         let (x2, x3) = rest.split_at_mut(h * width);
         radix4_row_runs::<Q>(flow, [x0, x1, x2, x3], width, tw, negated, 0);
     }
+}
+
+/// The flow and the sign of `ω₄` as constants: each of the four loops below is compiled
+/// without a branch on either inside it.
+macro_rules! static_flow {
+    ($flow:expr, $negated:expr, $f:ident::<$q:ty>($($arg:expr),* $(,)?)) => {
+        match ($flow, $negated) {
+            (Flow::Dif, false) => $f::<$q, true, false>($($arg),*),
+            (Flow::Dif, true) => $f::<$q, true, true>($($arg),*),
+            (Flow::Dit, false) => $f::<$q, false, false>($($arg),*),
+            (Flow::Dit, true) => $f::<$q, false, true>($($arg),*),
+        }
+    };
+}
+
+/// The flow a `DIF` constant names.
+#[inline(always)]
+const fn flow_of<const DIF: bool>() -> Flow {
+    if DIF { Flow::Dif } else { Flow::Dit }
+}
+
+/// [`radix4_layer`] on a single column whose span `h` is a whole number of vectors: every
+/// group of `4h` elements is four runs of `h / WIDTH` vectors, with the packed twiddles
+/// `tw` (`h` each).
+#[inline(always)]
+fn radix4_column<Q: PackedField>(
+    flow: Flow,
+    block: &mut [Goldilocks],
+    tw: [&[Goldilocks]; 3],
+    negated: bool,
+) {
+    static_flow!(flow, negated, radix4_column_static::<Q>(block, tw));
+}
+
+#[inline(always)]
+fn radix4_column_static<Q: PackedField, const DIF: bool, const NEG: bool>(
+    block: &mut [Goldilocks],
+    [wa, wac, wc]: [&[Goldilocks]; 3],
+) {
+    let (wa, wac, wc) = (Q::pack_slice(wa), Q::pack_slice(wac), Q::pack_slice(wc));
+    let hv = wa.len();
+    for quad in Q::pack_slice_mut(block).chunks_exact_mut(4 * hv) {
+        let (x0, rest) = quad.split_at_mut(hv);
+        let (x1, rest) = rest.split_at_mut(hv);
+        let (x2, x3) = rest.split_at_mut(hv);
+        for i in 0..hv {
+            let x = [&mut x0[i], &mut x1[i], &mut x2[i], &mut x3[i]];
+            radix4(flow_of::<DIF>(), x, wa[i], wac[i], wc[i], NEG, false);
+        }
+    }
+}
+
+/// One radix-4 step whose twiddles are all one (`t = 0`: the spans 2 and 1 of a group of
+/// four), on four vectors holding the group's elements 0, 1, 2, 3 in matching lanes.
+#[inline(always)]
+pub(crate) fn radix4_trivial<Q: PackedField>(flow: Flow, x: [&mut Q; 4], negated: bool) {
+    radix4(flow, x, Q::ZERO, Q::ZERO, Q::ZERO, negated, true);
 }
 
 /// Radix-4 steps on four runs of consecutive rows (row `b` of each run has twiddle index
@@ -129,21 +192,38 @@ fn radix4<Q: PackedField>(
 fn radix4_rows<Q: PackedField>(
     flow: Flow,
     rows: [&mut [Goldilocks]; 4],
-    [wa, wac, wc]: [Goldilocks; 3],
+    tw: [Goldilocks; 3],
     negated: bool,
     trivial: bool,
 ) {
+    static_flow!(flow, negated, radix4_rows_static::<Q>(rows, tw, trivial));
+}
+
+#[inline(always)]
+fn radix4_rows_static<Q: PackedField, const DIF: bool, const NEG: bool>(
+    rows: [&mut [Goldilocks]; 4],
+    [wa, wac, wc]: [Goldilocks; 3],
+    trivial: bool,
+) {
+    let flow = flow_of::<DIF>();
     let [r0, r1, r2, r3] = rows;
     let (p0, s0) = Q::pack_slice_with_suffix_mut(r0);
     let (p1, s1) = Q::pack_slice_with_suffix_mut(r1);
     let (p2, s2) = Q::pack_slice_with_suffix_mut(r2);
     let (p3, s3) = Q::pack_slice_with_suffix_mut(r3);
     let (wa_p, wac_p, wc_p) = (Q::broadcast(wa), Q::broadcast(wac), Q::broadcast(wc));
-    for (((a, b), c), d) in p0.iter_mut().zip(p1).zip(p2).zip(p3) {
-        radix4(flow, [a, b, c, d], wa_p, wac_p, wc_p, negated, trivial);
+    // `trivial` (the first row of a group only) as a constant in each loop.
+    if trivial {
+        for (((a, b), c), d) in p0.iter_mut().zip(p1).zip(p2).zip(p3) {
+            radix4(flow, [a, b, c, d], wa_p, wac_p, wc_p, NEG, true);
+        }
+    } else {
+        for (((a, b), c), d) in p0.iter_mut().zip(p1).zip(p2).zip(p3) {
+            radix4(flow, [a, b, c, d], wa_p, wac_p, wc_p, NEG, false);
+        }
     }
     for (((a, b), c), d) in s0.iter_mut().zip(s1).zip(s2).zip(s3) {
-        radix4(flow, [a, b, c, d], wa, wac, wc, negated, trivial);
+        radix4(flow, [a, b, c, d], wa, wac, wc, NEG, trivial);
     }
 }
 
@@ -180,9 +260,18 @@ fn radix4_fixed_rows<Q: PackedField, const V: usize>(
 fn radix4_runs<Q: PackedField>(
     flow: Flow,
     runs: [&mut [Goldilocks]; 4],
-    [wa, wac, wc]: [&[Goldilocks]; 3],
+    tw: [&[Goldilocks]; 3],
     negated: bool,
 ) {
+    static_flow!(flow, negated, radix4_runs_static::<Q>(runs, tw));
+}
+
+#[inline(always)]
+fn radix4_runs_static<Q: PackedField, const DIF: bool, const NEG: bool>(
+    runs: [&mut [Goldilocks]; 4],
+    [wa, wac, wc]: [&[Goldilocks]; 3],
+) {
+    let flow = flow_of::<DIF>();
     let [r0, r1, r2, r3] = runs;
     let (p0, s0) = Q::pack_slice_with_suffix_mut(r0);
     let (p1, s1) = Q::pack_slice_with_suffix_mut(r1);
@@ -200,7 +289,7 @@ fn radix4_runs<Q: PackedField>(
         .zip(wac_p)
         .zip(wc_p)
     {
-        radix4(flow, [a, b, c, d], *ta, *tac, *tc, negated, false);
+        radix4(flow, [a, b, c, d], *ta, *tac, *tc, NEG, false);
     }
     for ((((((a, b), c), d), ta), tac), tc) in s0
         .iter_mut()
@@ -211,6 +300,6 @@ fn radix4_runs<Q: PackedField>(
         .zip(wac_s)
         .zip(wc_s)
     {
-        radix4(flow, [a, b, c, d], *ta, *tac, *tc, negated, false);
+        radix4(flow, [a, b, c, d], *ta, *tac, *tc, NEG, false);
     }
 }

@@ -85,7 +85,17 @@ fn transform_block<Q: PackedField>(
     } else {
         0
     };
-    let log_sub = ((L1_ELEMS / width).max(1).ilog2() as usize).clamp(log_small.max(1), log_block);
+    let mut log_sub =
+        ((L1_ELEMS / width).max(1).ilog2() as usize).clamp(log_small.max(1), log_block);
+    // Both sweeps take their layers two at a time (radix-4): when the layers above the small
+    // spans are even in number, an odd split would leave a radix-2 layer in each.
+    if log_sub < log_block
+        && (log_block - log_small).is_multiple_of(2)
+        && !(log_sub - log_small).is_multiple_of(2)
+        && log_sub > log_small.max(1)
+    {
+        log_sub -= 1;
+    }
     let mut scale = scale;
     match flow {
         Flow::Dif => {

@@ -52,19 +52,24 @@ pub(crate) fn in_own_frame<P: PackedField, S: Step<A>, A>(args: A) {
 /// Declares `$name`, the [`Step`] that calls the generic function `$body::<P>` with its
 /// arguments (their types may use the lifetimes after `for`):
 /// `step!(Name: for<'a> body(x: &'a mut [Goldilocks], n: usize));`, run with
-/// `in_own_frame::<P, Name, _>((x, n))`.
+/// `in_own_frame::<P, Name, _>((x, n))`. With const parameters,
+/// `step!(Name<const A: bool>: for<'a> body(…))` calls `body::<P, A>` and runs as
+/// `in_own_frame::<P, Name<true>, _>(…)`.
 macro_rules! step {
     (
         $(#[$attr:meta])*
-        $name:ident: for<$($lt:lifetime),*> $($body:ident)::+($($arg:ident: $ty:ty),* $(,)?)
+        $name:ident $(<$(const $c:ident: $ct:ty),+>)?:
+            for<$($lt:lifetime),*> $($body:ident)::+($($arg:ident: $ty:ty),* $(,)?)
     ) => {
         $(#[$attr])*
-        pub(crate) struct $name;
+        pub(crate) struct $name $(<$(const $c: $ct),+>)?;
 
-        impl<$($lt),*> $crate::stack_frame::Step<($($ty,)*)> for $name {
+        impl<$($lt,)* $($(const $c: $ct),+)?> $crate::stack_frame::Step<($($ty,)*)>
+            for $name $(<$($c),+>)?
+        {
             #[inline(always)]
             fn run<P: aurum_goldilocks::PackedField>(($($arg,)*): ($($ty,)*)) {
-                $($body)::+::<P>($($arg),*);
+                $($body)::+::<P $($(, $c)+)?>($($arg),*);
             }
         }
     };

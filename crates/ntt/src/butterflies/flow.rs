@@ -71,3 +71,35 @@ pub(crate) fn layer_order(flow: Flow, r: usize, i: usize) -> usize {
         Flow::Dit => i,
     }
 }
+
+/// The flow a `DIF` constant names.
+#[inline(always)]
+pub(crate) const fn flow_of<const DIF: bool>() -> Flow {
+    if DIF { Flow::Dif } else { Flow::Dit }
+}
+
+/// Runs the step `$step<DIF, NEG>` (declared with [`step!`](crate::stack_frame::step)) in a
+/// stack frame of its own, with the flow and the sign of `ω₄` (a domain's
+/// [`quarter_negated`](crate::twiddles::Twiddles::quarter_negated)) as its const parameters,
+/// so that its loops compile without a branch on either. The frame matters unoptimised (see
+/// [`crate::stack_frame`]): the four variants' inlined copies would otherwise share one.
+macro_rules! static_flow {
+    ($flow:expr, $negated:expr, $step:ident::<$q:ty>($($arg:expr),* $(,)?)) => {
+        match ($flow, $negated) {
+            (Flow::Dif, false) => {
+                $crate::stack_frame::in_own_frame::<$q, $step<true, false>, _>(($($arg,)*))
+            }
+            (Flow::Dif, true) => {
+                $crate::stack_frame::in_own_frame::<$q, $step<true, true>, _>(($($arg,)*))
+            }
+            (Flow::Dit, false) => {
+                $crate::stack_frame::in_own_frame::<$q, $step<false, false>, _>(($($arg,)*))
+            }
+            (Flow::Dit, true) => {
+                $crate::stack_frame::in_own_frame::<$q, $step<false, true>, _>(($($arg,)*))
+            }
+        }
+    };
+}
+
+pub(crate) use static_flow;

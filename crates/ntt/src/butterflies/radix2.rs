@@ -5,6 +5,7 @@ use aurum_goldilocks::{Goldilocks, PackedField};
 
 use crate::butterflies::flow::{Flow, butterfly, butterfly_one, butterfly_scaled, layer_order};
 use crate::butterflies::radix4::radix4_trivial;
+use crate::stack_frame::{in_own_frame, step};
 use crate::twiddles::Twiddles;
 
 /// The butterfly between two rows `lo` and `hi` (equal lengths) with one twiddle.
@@ -206,23 +207,27 @@ pub(crate) fn small_span_layers<Q: PackedField>(
     // The count, the flow and whether a layer is scaled as constants, so that the layers
     // unroll into straight-line code per vector pair (every backend's `log2(WIDTH)` is 1 to
     // 3; a count past that takes the general loop).
+    // Each variant in a stack frame of its own (see `crate::stack_frame`): unoptimised, their
+    // inlined copies would otherwise share the caller's frame.
     macro_rules! fixed {
         ($count:literal, $neg:literal) => {
             match (flow, scale) {
-                (Flow::Dif, None) => {
-                    small_span_layers_fixed::<Q, $count, true, false, $neg>(block, twiddles, None)
-                }
-                (Flow::Dif, Some(s)) => {
-                    small_span_layers_fixed::<Q, $count, true, true, $neg>(block, twiddles, Some(s))
-                }
-                (Flow::Dit, None) => {
-                    small_span_layers_fixed::<Q, $count, false, false, $neg>(block, twiddles, None)
-                }
-                (Flow::Dit, Some(s)) => small_span_layers_fixed::<Q, $count, false, true, $neg>(
-                    block,
-                    twiddles,
-                    Some(s),
+                (Flow::Dif, None) => in_own_frame::<Q, SmallSpans<$count, true, false, $neg>, _>((
+                    block, twiddles, None,
+                )),
+                (Flow::Dif, Some(s)) => in_own_frame::<Q, SmallSpans<$count, true, true, $neg>, _>(
+                    (block, twiddles, Some(s)),
                 ),
+                (Flow::Dit, None) => in_own_frame::<Q, SmallSpans<$count, false, false, $neg>, _>(
+                    (block, twiddles, None),
+                ),
+                (Flow::Dit, Some(s)) => {
+                    in_own_frame::<Q, SmallSpans<$count, false, true, $neg>, _>((
+                        block,
+                        twiddles,
+                        Some(s),
+                    ))
+                }
             }
         };
     }
@@ -245,6 +250,16 @@ fn small_span_twiddles<Q: PackedField>(twiddles: &Twiddles, log_span: usize) -> 
     let table = twiddles.level(log_span + 1);
     Q::from_fn(|lane| table[lane % (1 << log_span)])
 }
+
+step!(
+    /// [`small_span_layers_fixed`] with its constants.
+    SmallSpans<const COUNT: usize, const DIF: bool, const SCALED: bool, const NEG: bool>:
+        for<'a> small_span_layers_fixed(
+            block: &'a mut [Goldilocks],
+            twiddles: &'a Twiddles,
+            scale: Option<Goldilocks>,
+        )
+);
 
 /// [`small_span_layers`] with `COUNT` layers, the flow (`DIF`), a scaled first layer
 /// (`SCALED`, with `scale`) and the sign of the fourth root of unity (`NEG`, see

@@ -1,76 +1,51 @@
 //! Radix-4 steps: two layers at a time, with the fourth root of unity's product as a shift.
+//!
+//! The flow and the sign of `ω₄` are const parameters (`DIF`, `NEG`) of every loop here, so
+//! that no loop branches on them; the callers choose the variant once per layer (pair) with
+//! [`static_flow!`](crate::butterflies::flow::static_flow).
 
 use aurum_goldilocks::{Goldilocks, PackedField};
 
-use crate::butterflies::flow::Flow;
+use crate::butterflies::flow::{Flow, flow_of};
 use crate::twiddles::Twiddles;
 
 /// The two layers with spans `2h` and `h = 2^log_h` as one radix-4 step over groups of
 /// `4h` rows: rows `t, t+h, t+2h, t+3h` are combined by the span-`2h` butterflies
 /// `(t, t+2h)`, `(t+h, t+3h)` and the span-`h` butterflies `(t, t+h)`, `(t+2h, t+3h)`.
+/// `NEG` must be [`Twiddles::quarter_negated`].
 #[inline(always)]
-pub(crate) fn radix4_layer<Q: PackedField>(
+pub(crate) fn radix4_layer<Q: PackedField, const DIF: bool, const NEG: bool>(
     block: &mut [Goldilocks],
     width: usize,
     log_h: usize,
     twiddles: &Twiddles,
-    flow: Flow,
 ) {
+    debug_assert_eq!(NEG, twiddles.quarter_negated());
     let h = 1usize << log_h;
     let tw = [
         &twiddles.level(log_h + 2)[..h],
         &twiddles.cubes(log_h + 2)[..h],
         &twiddles.level(log_h + 1)[..h],
     ];
-    let negated = twiddles.quarter_negated();
     if width == 1 && h.is_multiple_of(Q::WIDTH) {
         // One column: the whole block at once, so a short span (a vector or two per run)
         // does not pay a call's slicing per group.
-        radix4_column::<Q>(flow, block, tw, negated);
+        radix4_column::<Q, DIF, NEG>(block, tw);
         return;
     }
     for quad in block.chunks_exact_mut(4 * h * width) {
         let (x0, rest) = quad.split_at_mut(h * width);
         let (x1, rest) = rest.split_at_mut(h * width);
         let (x2, x3) = rest.split_at_mut(h * width);
-        radix4_row_runs::<Q>(flow, [x0, x1, x2, x3], width, tw, negated, 0);
+        radix4_row_runs::<Q, DIF, NEG>([x0, x1, x2, x3], width, tw, 0);
     }
 }
 
-/// The flow and the sign of `ω₄` as constants: each of the four loops below is compiled
-/// without a branch on either inside it.
-macro_rules! static_flow {
-    ($flow:expr, $negated:expr, $f:ident::<$q:ty>($($arg:expr),* $(,)?)) => {
-        match ($flow, $negated) {
-            (Flow::Dif, false) => $f::<$q, true, false>($($arg),*),
-            (Flow::Dif, true) => $f::<$q, true, true>($($arg),*),
-            (Flow::Dit, false) => $f::<$q, false, false>($($arg),*),
-            (Flow::Dit, true) => $f::<$q, false, true>($($arg),*),
-        }
-    };
-}
-
-/// The flow a `DIF` constant names.
-#[inline(always)]
-const fn flow_of<const DIF: bool>() -> Flow {
-    if DIF { Flow::Dif } else { Flow::Dit }
-}
-
 /// [`radix4_layer`] on a single column whose span `h` is a whole number of vectors: every
-/// group of `4h` elements is four runs of `h / WIDTH` vectors, with the packed twiddles
-/// `tw` (`h` each).
+/// group of `4h` elements is four runs of `h / WIDTH` vectors, with the twiddles `tw` (`h`
+/// each).
 #[inline(always)]
-fn radix4_column<Q: PackedField>(
-    flow: Flow,
-    block: &mut [Goldilocks],
-    tw: [&[Goldilocks]; 3],
-    negated: bool,
-) {
-    static_flow!(flow, negated, radix4_column_static::<Q>(block, tw));
-}
-
-#[inline(always)]
-fn radix4_column_static<Q: PackedField, const DIF: bool, const NEG: bool>(
+fn radix4_column<Q: PackedField, const DIF: bool, const NEG: bool>(
     block: &mut [Goldilocks],
     [wa, wac, wc]: [&[Goldilocks]; 3],
 ) {
@@ -99,22 +74,21 @@ pub(crate) fn radix4_trivial<Q: PackedField>(flow: Flow, x: [&mut Q; 4], negated
 /// the column for one column, fixed-size rows for rows of 1, 2 or 4 vectors (where a general
 /// row loop's slicing would cost as much as the arithmetic), row by row otherwise.
 #[inline(always)]
-pub(crate) fn radix4_row_runs<Q: PackedField>(
-    flow: Flow,
+pub(crate) fn radix4_row_runs<Q: PackedField, const DIF: bool, const NEG: bool>(
     x: [&mut [Goldilocks]; 4],
     width: usize,
     tw: [&[Goldilocks]; 3],
-    negated: bool,
     first_t: usize,
 ) {
+    let flow = flow_of::<DIF>();
     if width == 1 {
-        radix4_runs::<Q>(flow, x, tw, negated);
+        radix4_runs::<Q, DIF, NEG>(x, tw);
     } else if width == Q::WIDTH {
-        radix4_fixed_rows::<Q, 1>(flow, x, tw, negated, first_t);
+        radix4_fixed_rows::<Q, 1>(flow, x, tw, NEG, first_t);
     } else if width == 2 * Q::WIDTH {
-        radix4_fixed_rows::<Q, 2>(flow, x, tw, negated, first_t);
+        radix4_fixed_rows::<Q, 2>(flow, x, tw, NEG, first_t);
     } else if width == 4 * Q::WIDTH {
-        radix4_fixed_rows::<Q, 4>(flow, x, tw, negated, first_t);
+        radix4_fixed_rows::<Q, 4>(flow, x, tw, NEG, first_t);
     } else {
         let [x0, x1, x2, x3] = x;
         for (b, (((r0, r1), r2), r3)) in x0
@@ -126,7 +100,7 @@ pub(crate) fn radix4_row_runs<Q: PackedField>(
         {
             let rows = [r0, r1, r2, r3];
             let t = first_t + b;
-            radix4_rows::<Q>(flow, rows, tw.map(|w| w[b]), negated, t == 0);
+            radix4_rows::<Q, DIF, NEG>(rows, tw.map(|w| w[b]), t == 0);
         }
     }
 }
@@ -189,18 +163,7 @@ fn radix4<Q: PackedField>(
 
 /// Radix-4 steps on four rows (lanes across columns) with broadcast twiddles.
 #[inline(always)]
-fn radix4_rows<Q: PackedField>(
-    flow: Flow,
-    rows: [&mut [Goldilocks]; 4],
-    tw: [Goldilocks; 3],
-    negated: bool,
-    trivial: bool,
-) {
-    static_flow!(flow, negated, radix4_rows_static::<Q>(rows, tw, trivial));
-}
-
-#[inline(always)]
-fn radix4_rows_static<Q: PackedField, const DIF: bool, const NEG: bool>(
+fn radix4_rows<Q: PackedField, const DIF: bool, const NEG: bool>(
     rows: [&mut [Goldilocks]; 4],
     [wa, wac, wc]: [Goldilocks; 3],
     trivial: bool,
@@ -257,17 +220,7 @@ fn radix4_fixed_rows<Q: PackedField, const V: usize>(
 
 /// Radix-4 steps on four runs of one column with consecutive twiddles.
 #[inline(always)]
-fn radix4_runs<Q: PackedField>(
-    flow: Flow,
-    runs: [&mut [Goldilocks]; 4],
-    tw: [&[Goldilocks]; 3],
-    negated: bool,
-) {
-    static_flow!(flow, negated, radix4_runs_static::<Q>(runs, tw));
-}
-
-#[inline(always)]
-fn radix4_runs_static<Q: PackedField, const DIF: bool, const NEG: bool>(
+fn radix4_runs<Q: PackedField, const DIF: bool, const NEG: bool>(
     runs: [&mut [Goldilocks]; 4],
     [wa, wac, wc]: [&[Goldilocks]; 3],
 ) {

@@ -3,7 +3,7 @@
 
 use aurum_goldilocks::{Goldilocks, Kernel, PackedField};
 
-use crate::butterflies::flow::Flow;
+use crate::butterflies::flow::{Flow, static_flow};
 use crate::butterflies::radix2::{layer, small_span_layers};
 use crate::butterflies::radix4::radix4_layer;
 use crate::scaling::scale_in_place;
@@ -224,7 +224,12 @@ fn layers<Q: PackedField>(
                 lo - 2
             }
         };
-        in_own_frame::<Q, Radix4Layer, _>((&mut *block, width, inner, twiddles, flow));
+        let negated = twiddles.quarter_negated();
+        static_flow!(
+            flow,
+            negated,
+            Radix4Layer::<Q>(&mut *block, width, inner, twiddles)
+        );
     }
     if hi > lo {
         layer_in_own_frame::<Q>(block, width, lo, twiddles, flow, None);
@@ -259,12 +264,12 @@ step!(
 );
 
 step!(
-    /// [`radix4_layer`], as a step run in a frame of its own (as [`Radix2Layer`]).
-    Radix4Layer: for<'a> radix4_layer(
+    /// [`radix4_layer`], as a step run in a frame of its own (as [`Radix2Layer`]), with the
+    /// flow and the sign of `ω₄` fixed.
+    Radix4Layer<const DIF: bool, const NEG: bool>: for<'a> radix4_layer(
         block: &'a mut [Goldilocks],
         width: usize,
         log_h: usize,
         twiddles: &'a Twiddles,
-        flow: Flow,
     )
 );

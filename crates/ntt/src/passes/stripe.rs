@@ -3,7 +3,7 @@
 
 use aurum_goldilocks::{Goldilocks, Kernel, PackedField};
 
-use crate::butterflies::flow::Flow;
+use crate::butterflies::flow::{Flow, static_flow};
 use crate::butterflies::radix2::butterfly_row_runs;
 use crate::butterflies::radix4::radix4_row_runs;
 use crate::scaling::Powers;
@@ -99,7 +99,12 @@ impl StripeLayers<'_> {
                     lo - 2
                 }
             };
-            in_own_frame::<P, StripeRadix4, _>((self, &mut *stripes, inner));
+            let negated = self.twiddles.quarter_negated();
+            static_flow!(
+                self.flow,
+                negated,
+                StripeRadix4::<P>(self, &mut *stripes, inner)
+            );
         }
         if hi > lo {
             self.radix2_in_own_frame::<P>(stripes, lo, None);
@@ -149,7 +154,11 @@ impl StripeLayers<'_> {
 
     /// The layers pairing stripes `2·2^log_d` and `2^log_d` apart, fused (see `radix4_layer`).
     #[inline(always)]
-    fn radix4<P: PackedField>(&self, stripes: &mut [&mut [Goldilocks]], log_d: usize) {
+    fn radix4<P: PackedField, const DIF: bool, const NEG: bool>(
+        &self,
+        stripes: &mut [&mut [Goldilocks]],
+        log_d: usize,
+    ) {
         let d = 1usize << log_d;
         let unit = 1usize << self.log_unit;
         let (width, rows, t0) = (self.width, self.rows, self.t0);
@@ -159,14 +168,13 @@ impl StripeLayers<'_> {
             self.twiddles.cubes(level),
             self.twiddles.level(level - 1),
         ];
-        let negated = self.twiddles.quarter_negated();
         for group in (0..stripes.len()).step_by(4 * d) {
             for k in 0..d {
                 let i = group + k;
                 let x = four_mut(stripes, [i, i + d, i + 2 * d, i + 3 * d]);
                 let ta = k * unit + t0;
                 let tw = tw.map(|w| &w[ta..ta + rows]);
-                radix4_row_runs::<P>(self.flow, x, width, tw, negated, ta);
+                radix4_row_runs::<P, DIF, NEG>(x, width, tw, ta);
             }
         }
     }
@@ -183,8 +191,9 @@ step!(
 );
 
 step!(
-    /// [`StripeLayers::radix4`], as a step run in a frame of its own.
-    StripeRadix4: for<'a, 'b, 'c> StripeLayers::radix4(
+    /// [`StripeLayers::radix4`], as a step run in a frame of its own, with the flow and the
+    /// sign of `ω₄` fixed.
+    StripeRadix4<const DIF: bool, const NEG: bool>: for<'a, 'b, 'c> StripeLayers::radix4(
         layers: &'a StripeLayers<'b>,
         stripes: &'a mut [&'c mut [Goldilocks]],
         log_d: usize,

@@ -3,7 +3,9 @@
 
 use aurum_goldilocks::{Goldilocks, PackedField};
 
-use crate::butterflies::flow::{Flow, butterfly, butterfly_one, butterfly_scaled, layer_order};
+use crate::butterflies::flow::{
+    Flow, butterfly, butterfly_one, butterfly_scaled, flow_of, layer_order,
+};
 use crate::butterflies::radix4::radix4_trivial;
 use crate::stack_frame::{in_own_frame, step};
 use crate::twiddles::Twiddles;
@@ -182,7 +184,7 @@ pub(crate) fn layer<Q: PackedField>(
 /// [`layer`] on a single column whose span is a whole number of vectors, the flow fixed.
 #[inline(always)]
 fn column_layer<Q: PackedField, const DIF: bool>(block: &mut [Goldilocks], table: &[Goldilocks]) {
-    let flow = if DIF { Flow::Dif } else { Flow::Dit };
+    let flow = flow_of::<DIF>();
     let tw = Q::pack_slice(table);
     for pair in Q::pack_slice_mut(block).chunks_exact_mut(2 * tw.len()) {
         let (lo, hi) = pair.split_at_mut(tw.len());
@@ -204,9 +206,16 @@ pub(crate) fn small_span_layers<Q: PackedField>(
     scale: Option<Goldilocks>,
 ) {
     debug_assert!(Q::WIDTH > 1 && block.len() >= 2 * Q::WIDTH);
+    // `count` is `log2(WIDTH)` (blocks narrower than two vectors take the scalar path), 1 to 3
+    // for every backend; a wider backend must add its count below.
+    const {
+        assert!(
+            Q::WIDTH <= 8,
+            "small_span_layers: no variant for vectors over 8 lanes"
+        )
+    };
     // The count, the flow and whether a layer is scaled as constants, so that the layers
-    // unroll into straight-line code per vector pair (every backend's `log2(WIDTH)` is 1 to
-    // 3; a count past that takes the general loop).
+    // unroll into straight-line code.
     // Each variant in a stack frame of its own (see `crate::stack_frame`): unoptimised, their
     // inlined copies would otherwise share the caller's frame.
     macro_rules! fixed {
@@ -238,7 +247,7 @@ pub(crate) fn small_span_layers<Q: PackedField>(
         (2, true) => fixed!(2, true),
         (3, false) => fixed!(3, false),
         (3, true) => fixed!(3, true),
-        _ => small_span_layers_general::<Q>(block, count, twiddles, flow, scale),
+        _ => unreachable!("small_span_layers: {count} layers for {} lanes", Q::WIDTH),
     }
 }
 
@@ -284,7 +293,7 @@ fn small_span_layers_fixed<
     twiddles: &Twiddles,
     scale: Option<Goldilocks>,
 ) {
-    let flow = if DIF { Flow::Dif } else { Flow::Dit };
+    let flow = flow_of::<DIF>();
     let tw: [Q; COUNT] =
         core::array::from_fn(|log_span| small_span_twiddles::<Q>(twiddles, log_span));
     let s = Q::broadcast(scale.unwrap_or(Goldilocks::ONE));
@@ -342,42 +351,6 @@ fn small_span_layers_fixed<
                 butterfly_one(&mut x, &mut y);
             } else {
                 butterfly(flow, &mut x, &mut y, tw[log_span]);
-            }
-            (a, b) = x.interleave(y, 1 << log_span);
-        }
-        pair[0] = a;
-        pair[1] = b;
-    }
-}
-
-/// [`small_span_layers`] for any count (a loop over the layers).
-#[inline(always)]
-fn small_span_layers_general<Q: PackedField>(
-    block: &mut [Goldilocks],
-    count: usize,
-    twiddles: &Twiddles,
-    flow: Flow,
-    scale: Option<Goldilocks>,
-) {
-    let twiddle_vectors: Vec<Q> = (0..count)
-        .map(|log_span| small_span_twiddles::<Q>(twiddles, log_span))
-        .collect();
-    let scale_p = scale.map(Q::broadcast);
-    let first_layer = match flow {
-        Flow::Dif => count - 1,
-        Flow::Dit => 0,
-    };
-    for pair in Q::pack_slice_mut(block).chunks_exact_mut(2) {
-        let (mut a, mut b) = (pair[0], pair[1]);
-        for i in 0..count {
-            let log_span = layer_order(flow, count, i);
-            let (mut x, mut y) = a.interleave(b, 1 << log_span);
-            match scale_p {
-                Some(s) if log_span == first_layer => {
-                    butterfly_scaled(flow, &mut x, &mut y, twiddle_vectors[log_span] * s, s);
-                }
-                _ if log_span == 0 => butterfly_one(&mut x, &mut y),
-                _ => butterfly(flow, &mut x, &mut y, twiddle_vectors[log_span]),
             }
             (a, b) = x.interleave(y, 1 << log_span);
         }

@@ -9,7 +9,7 @@ use core::arch::x86_64::*;
 
 use aurum_goldilocks::{Goldilocks, P};
 
-use super::ymm::{Ops, PartialColumns, permute, set1};
+use super::ymm::{Ops, PartialTables, permute, set1};
 use crate::constants::WIDTH;
 use crate::fast::FastConstants;
 
@@ -19,13 +19,13 @@ const SIGN_BIT: u64 = 1 << 63;
 
 /// The AVX2 + BMI2 form; a value exists only on a CPU that has both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Avx2(&'static PartialColumns);
+pub(super) struct Avx2(&'static PartialTables);
 
 impl Avx2 {
     /// The form, if this CPU runs it.
     pub(super) fn detect() -> Option<Self> {
         (std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("bmi2"))
-            .then(|| Self(PartialColumns::get()))
+            .then(|| Self(PartialTables::get()))
     }
 
     /// Permutes one state.
@@ -37,8 +37,8 @@ impl Avx2 {
 }
 
 #[target_feature(enable = "avx2,bmi2")]
-fn permute_avx2(c: &FastConstants, cols: &PartialColumns, state: &mut [Goldilocks; WIDTH]) {
-    permute::<Avx2Ops>(c, cols, state);
+fn permute_avx2(c: &FastConstants, tables: &PartialTables, state: &mut [Goldilocks; WIDTH]) {
+    permute::<Avx2Ops>(c, tables, state);
 }
 
 /// [`Ops`] with AVX2 instructions.

@@ -11,7 +11,7 @@ use core::arch::x86_64::*;
 
 use aurum_goldilocks::{Goldilocks, P};
 
-use super::ymm::{Ops, PartialColumns, permute, set1};
+use super::ymm::{Ops, PartialTables, permute, set1};
 use crate::constants::WIDTH;
 use crate::fast::FastConstants;
 
@@ -20,7 +20,7 @@ const EPSILON: u64 = 0xffff_ffff;
 
 /// The AVX-512F/VL (+ AVX2, BMI2) form; a value exists only on a CPU that has them all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Avx512(&'static PartialColumns);
+pub(super) struct Avx512(&'static PartialTables);
 
 impl Avx512 {
     /// The form, if this CPU runs it.
@@ -29,7 +29,7 @@ impl Avx512 {
             && std::arch::is_x86_feature_detected!("bmi2")
             && std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512vl"))
-        .then(|| Self(PartialColumns::get()))
+        .then(|| Self(PartialTables::get()))
     }
 
     /// Permutes one state.
@@ -42,8 +42,8 @@ impl Avx512 {
 }
 
 #[target_feature(enable = "avx2,bmi2,avx512f,avx512vl")]
-fn permute_avx512(c: &FastConstants, cols: &PartialColumns, state: &mut [Goldilocks; WIDTH]) {
-    permute::<Avx512Ops>(c, cols, state);
+fn permute_avx512(c: &FastConstants, tables: &PartialTables, state: &mut [Goldilocks; WIDTH]) {
+    permute::<Avx512Ops>(c, tables, state);
 }
 
 /// [`Ops`] with AVX-512VL instructions.

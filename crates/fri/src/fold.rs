@@ -9,7 +9,7 @@
 //! later ones: fold `r` of pair `t` needs `ω_{n/2^r}^(−rev(t))/2`, and in bit-reversed order
 //! that is entry `t` of the first table (squaring every point keeps the prefix).
 
-use aurum_goldilocks::{Goldilocks, Goldilocks2};
+use aurum_goldilocks::{Goldilocks, Goldilocks2, Kernel, PackedField, dispatch};
 use rayon::prelude::*;
 
 use crate::domain::{BitReversedPowers, reverse_bits, root_of_unity};
@@ -87,17 +87,95 @@ pub(crate) fn fold_codeword(
                     chunk
                 })
                 .collect();
-            let mut group = [Goldilocks2::ZERO; MAX_ARITY];
-            for (offset, value) in out.iter_mut().enumerate() {
-                let row = task * rows_per_task + offset;
-                group[..arity].copy_from_slice(&codeword[row * arity..(row + 1) * arity]);
-                // After `r` folds the task's rows are row-major with `arity >> r` values each.
-                *value = fold_group(&mut group[..arity], log_arity, beta, |round, k| {
-                    halves[round][offset * (arity >> (round + 1)) + k]
-                });
-            }
+            let first = task * rows_per_task;
+            dispatch(FoldRows {
+                codeword: &codeword[first * arity..(first + out.len()) * arity],
+                out,
+                halves: &halves,
+                log_arity,
+                beta,
+            });
         });
     Ok(folded)
+}
+
+/// One task's rows of [`fold_codeword`] as a kernel, lanes across rows: each group's values
+/// are held as two coefficient vectors per value, and every binary fold of [`fold_pair`] runs
+/// on the packed field (the rows after the last full vector run [`fold_group`]). As a
+/// kernel, a build without `RUSTFLAGS` runs it on the selected backend's vectors: written as
+/// plain extension-field code in the rayon closure, it took 2.5 times as long there as in a
+/// build for AVX-512 (56 against 23 ms for the first fold of a 2^21 codeword, one thread).
+struct FoldRows<'a> {
+    /// The task's groups, `out.len() · 2^log_arity` values.
+    codeword: &'a [Goldilocks2],
+    out: &'a mut [Goldilocks2],
+    /// Per fold `r`, the task's `1/(2x)` values, `out.len() · 2^(log_arity − r − 1)` of them.
+    halves: &'a [Vec<Goldilocks>],
+    log_arity: usize,
+    beta: Goldilocks2,
+}
+
+impl Kernel for FoldRows<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<P: PackedField>(self) {
+        let Self {
+            codeword,
+            out,
+            halves,
+            log_arity,
+            beta,
+        } = self;
+        let arity = 1usize << log_arity;
+        let lanes = P::WIDTH;
+        let packed_rows = out.len() / lanes * lanes;
+        let mut betas = [Goldilocks2::ZERO; crate::limits::MAX_LOG_ARITY];
+        let mut power = beta;
+        for b in betas.iter_mut().take(log_arity) {
+            *b = power;
+            power = power.square();
+        }
+        for first in (0..packed_rows).step_by(lanes) {
+            let mut c0 = [P::ZERO; MAX_ARITY];
+            let mut c1 = [P::ZERO; MAX_ARITY];
+            for k in 0..arity {
+                c0[k] = P::from_fn(|lane| codeword[(first + lane) * arity + k].coeffs[0]);
+                c1[k] = P::from_fn(|lane| codeword[(first + lane) * arity + k].coeffs[1]);
+            }
+            for (round, b) in betas.iter().take(log_arity).enumerate() {
+                // After `round` folds each row holds `arity >> round` values.
+                let pairs = arity >> (round + 1);
+                let [b0, b1] = b.coeffs;
+                let (b0, b1, w_b1) = (
+                    P::broadcast(b0),
+                    P::broadcast(b1),
+                    P::broadcast(Goldilocks2::W * b1),
+                );
+                for k in 0..pairs {
+                    let h = P::from_fn(|lane| halves[round][(first + lane) * pairs + k]);
+                    let (lo0, lo1, hi0, hi1) = (c0[2 * k], c1[2 * k], c0[2 * k + 1], c1[2 * k + 1]);
+                    // (lo + hi)/2 + β·(lo − hi)·h, with (d0 + d1·X)·β = d0·b0 + W·b1·d1 +
+                    // (d0·b1 + d1·b0)·X.
+                    let d0 = (lo0 - hi0) * h;
+                    let d1 = (lo1 - hi1) * h;
+                    c0[k] = (lo0 + hi0).halve() + d0 * b0 + d1 * w_b1;
+                    c1[k] = (lo1 + hi1).halve() + d0 * b1 + d1 * b0;
+                }
+            }
+            for (lane, value) in out[first..first + lanes].iter_mut().enumerate() {
+                *value = Goldilocks2::new(c0[0].as_slice()[lane], c1[0].as_slice()[lane]);
+            }
+        }
+        let mut group = [Goldilocks2::ZERO; MAX_ARITY];
+        for (offset, value) in out.iter_mut().enumerate().skip(packed_rows) {
+            group[..arity].copy_from_slice(&codeword[offset * arity..(offset + 1) * arity]);
+            // After `r` folds the task's rows are row-major with `arity >> r` values each.
+            *value = fold_group(&mut group[..arity], log_arity, beta, |round, k| {
+                halves[round][offset * (arity >> (round + 1)) + k]
+            });
+        }
+    }
 }
 
 /// Folds the group of `2^log_arity` values at row `row` of a committed codeword whose folded

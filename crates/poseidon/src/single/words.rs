@@ -1,32 +1,24 @@
 //! The scalar part of the single-state vector forms, on one state's stored words (`u64`, any
-//! representation): the last initial round's linear layer, and the word-0 arithmetic of the
-//! sparse partial rounds (the row products, `m00·u + sum`), each dot product's 128-bit
-//! products summed unreduced and reduced once. `#[inline(always)]`, so that it compiles inside
-//! the vector forms' `#[target_feature]` entry points (with `mulx` and `adc`/`adx` there); the
-//! same arithmetic as the generic rounds (`Poseidon::permute_batch`), spelled on words so that
-//! no closure of the generic code stays out of line. Single field operations (the S-box, the
-//! final additions) are `Goldilocks`'s own, whose reductions are tuned for the scalar unit.
+//! representation): the last initial round's linear layer, and the partial rounds' row
+//! products, each dot product's 128-bit products summed unreduced and reduced once.
+//! `#[inline(always)]`, so that it compiles inside the vector forms' `#[target_feature]` entry
+//! points (with `mulx` and `adc`/`adx` there); the same arithmetic as the generic rounds
+//! (`Poseidon::permute_batch`), spelled on words so that no closure of the generic code stays
+//! out of line. Single field operations (the S-box, `m00·u + sum`) are `Goldilocks`'s own,
+//! whose reductions are tuned for the scalar unit.
 
 use aurum_goldilocks::{Goldilocks, raw};
 
 use crate::constants::{WIDTH, mds_matrix};
 use crate::fast::FastConstants;
 
-/// `2^64 mod p = 2^32 − 1`.
-const EPSILON: u64 = 0xffff_ffff;
-
-/// `m00`, the MDS matrix's corner (the partial rounds' multiplier of the S-box output).
-pub(super) const M00: u64 = mds_matrix()[0][0];
-
-const _: () = assert!(M00 < 1 << 32);
-
-/// `a·M00 + b`: with `M00 < 2^32` the 128-bit `a·M00 + b` is below `2^96`, so its high word
-/// `hi` is below `2^32` and one fold (`hi·2^64 ≡ hi·EPSILON`, a word) reduces it.
-#[inline(always)]
-pub(super) fn mul_m00_add(a: Goldilocks, b: u64) -> Goldilocks {
-    let t = u128::from(word(a)) * u128::from(M00) + u128::from(b);
-    Goldilocks::from_u64(t as u64) + Goldilocks::from_u64(((t >> 64) as u64) * EPSILON)
-}
+/// `m00`, the MDS matrix's corner (the partial rounds' multiplier of the S-box output), as
+/// the small factor of `PackedField::mul_small`.
+pub(super) const M00: u32 = {
+    let m = mds_matrix()[0][0];
+    assert!(m < 1 << 32);
+    m as u32
+};
 
 /// The stored word of `x` (any representation).
 #[inline(always)]

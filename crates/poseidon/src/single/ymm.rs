@@ -22,7 +22,7 @@
 
 use core::arch::x86_64::*;
 
-use aurum_goldilocks::{Goldilocks, raw};
+use aurum_goldilocks::{Goldilocks, PackedField, raw};
 
 use crate::constants::{HALF_FULL_ROUNDS, WIDTH, mds_matrix};
 use crate::fast::FastConstants;
@@ -179,7 +179,7 @@ fn partial_rounds<O: Ops>(c: &FastConstants, tables: &PartialTables, v: State) -
         }
         recent.rotate_right(1);
         recent[0] = words::word(u);
-        s0 = words::mul_m00_add(u, sum);
+        s0 = u.mul_small(words::M00) + Goldilocks::from_u64(sum);
     }
     store(&mut buffer, v);
     raw::words_mut(&mut buffer)[0] = words::word(s0);

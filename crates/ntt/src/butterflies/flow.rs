@@ -29,6 +29,54 @@ pub(crate) fn butterfly<Q: PackedField>(flow: Flow, x: &mut Q, y: &mut Q, tw: Q)
     }
 }
 
+/// `N` independent [`butterfly`]s (element `i` of `x` and `y` one butterfly), every operation
+/// issued for all of them before the next, so that their dependency chains interleave (see
+/// [`INTERLEAVE`](crate::butterflies::radix4::INTERLEAVE)).
+#[inline(always)]
+pub(crate) fn butterfly_n<Q: PackedField, const N: usize>(
+    flow: Flow,
+    x: &mut [Q; N],
+    y: &mut [Q; N],
+    tw: Q,
+) {
+    let (a, b) = (*x, *y);
+    match flow {
+        Flow::Dif => {
+            *x = each!(N, |i| a[i] + b[i]);
+            *y = each!(N, |i| (a[i] - b[i]) * tw);
+        }
+        Flow::Dit => {
+            let t = each!(N, |i| b[i] * tw);
+            *x = each!(N, |i| a[i] + t[i]);
+            *y = each!(N, |i| a[i] - t[i]);
+        }
+    }
+}
+
+/// `N` independent [`butterfly_scaled`]s, interleaved as in [`butterfly_n`].
+#[inline(always)]
+pub(crate) fn butterfly_scaled_n<Q: PackedField, const N: usize>(
+    flow: Flow,
+    x: &mut [Q; N],
+    y: &mut [Q; N],
+    tw_scaled: Q,
+    scale: Q,
+) {
+    let (a, b) = (*x, *y);
+    match flow {
+        Flow::Dif => {
+            *x = each!(N, |i| (a[i] + b[i]) * scale);
+            *y = each!(N, |i| (a[i] - b[i]) * tw_scaled);
+        }
+        Flow::Dit => {
+            let t = each!(N, |i| b[i] * tw_scaled);
+            let a = each!(N, |i| a[i] * scale);
+            *x = each!(N, |i| a[i] + t[i]);
+            *y = each!(N, |i| a[i] - t[i]);
+        }
+    }
+}
+
 /// A butterfly whose twiddle is one.
 #[inline(always)]
 pub(crate) fn butterfly_one<Q: PackedField>(x: &mut Q, y: &mut Q) {

@@ -16,6 +16,21 @@
 //! first. An optional `scale` is folded into the first layer executed (for `1/n` and
 //! similar), costing one multiplication per butterfly instead of a pass over memory.
 
+/// `[expression(i) for i < n]`, an array of `n` vectors built by a loop, for running `n`
+/// independent butterflies operation by operation (see [`radix4::INTERLEAVE`]). A loop, not
+/// `array::from_fn`: a closure handed to a generic function does not always inline into the
+/// dispatched kernel, and compiled outside it (a build without `-C target-cpu`) its vector
+/// operations would be calls.
+macro_rules! each {
+    ($n:expr, |$i:ident| $e:expr) => {{
+        let mut out = [PackedField::ZERO; $n];
+        for $i in 0..$n {
+            out[$i] = $e;
+        }
+        out
+    }};
+}
+
 pub(crate) mod flow;
 pub(crate) mod radix2;
 pub(crate) mod radix4;

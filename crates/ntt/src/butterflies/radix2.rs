@@ -4,9 +4,10 @@
 use aurum_goldilocks::{Goldilocks, PackedField};
 
 use crate::butterflies::flow::{
-    Flow, butterfly, butterfly_one, butterfly_scaled, flow_of, layer_order,
+    Flow, butterfly, butterfly_n, butterfly_one, butterfly_scaled, butterfly_scaled_n, flow_of,
+    layer_order,
 };
-use crate::butterflies::radix4::radix4_trivial;
+use crate::butterflies::radix4::{INTERLEAVE, radix4_trivial};
 use crate::stack_frame::{in_own_frame, step};
 use crate::twiddles::Twiddles;
 
@@ -26,7 +27,12 @@ fn butterfly_rows<P: PackedField>(
         Some(s) => {
             let tws = tw * s;
             let (tws_p, s_p) = (P::broadcast(tws), P::broadcast(s));
-            for (x, y) in lo_p.iter_mut().zip(hi_p) {
+            let (lo_c, lo_r) = lo_p.as_chunks_mut::<INTERLEAVE>();
+            let (hi_c, hi_r) = hi_p.as_chunks_mut::<INTERLEAVE>();
+            for (x, y) in lo_c.iter_mut().zip(hi_c) {
+                butterfly_scaled_n(flow, x, y, tws_p, s_p);
+            }
+            for (x, y) in lo_r.iter_mut().zip(hi_r) {
                 butterfly_scaled(flow, x, y, tws_p, s_p);
             }
             for (x, y) in lo_s.iter_mut().zip(hi_s) {
@@ -43,7 +49,12 @@ fn butterfly_rows<P: PackedField>(
         }
         None => {
             let tw_p = P::broadcast(tw);
-            for (x, y) in lo_p.iter_mut().zip(hi_p) {
+            let (lo_c, lo_r) = lo_p.as_chunks_mut::<INTERLEAVE>();
+            let (hi_c, hi_r) = hi_p.as_chunks_mut::<INTERLEAVE>();
+            for (x, y) in lo_c.iter_mut().zip(hi_c) {
+                butterfly_n(flow, x, y, tw_p);
+            }
+            for (x, y) in lo_r.iter_mut().zip(hi_r) {
                 butterfly(flow, x, y, tw_p);
             }
             for (x, y) in lo_s.iter_mut().zip(hi_s) {
@@ -270,6 +281,28 @@ step!(
         )
 );
 
+/// The span-4 layer's twiddle in [`small_span_layers_fixed`], with its scale when it is a
+/// scaled first layer.
+#[derive(Clone, Copy)]
+enum Span4<Q> {
+    Plain(Q),
+    /// `(tw · scale, scale)`.
+    Scaled(Q, Q),
+}
+
+/// The span-4 layer on a vector pair. A function, not a closure: closures do not always inline
+/// into the dispatched kernel, and one compiled apart (a build without `-C target-cpu`) calls
+/// every vector operation.
+#[inline(always)]
+fn span4<Q: PackedField>(flow: Flow, pair: &mut [Q], tw: Span4<Q>) {
+    let (mut x, mut y) = pair[0].interleave(pair[1], 4);
+    match tw {
+        Span4::Scaled(tw_scaled, s) => butterfly_scaled(flow, &mut x, &mut y, tw_scaled, s),
+        Span4::Plain(tw) => butterfly(flow, &mut x, &mut y, tw),
+    }
+    (pair[0], pair[1]) = x.interleave(y, 4);
+}
+
 /// [`small_span_layers`] with `COUNT` layers, the flow (`DIF`), a scaled first layer
 /// (`SCALED`, with `scale`) and the sign of the fourth root of unity (`NEG`, see
 /// [`Twiddles::quarter_negated`]) fixed.
@@ -302,22 +335,18 @@ fn small_span_layers_fixed<
     let vectors = Q::pack_slice_mut(block);
     if COUNT >= 2 && vectors.len() >= 4 {
         // The span-4 layer (COUNT = 3) on a vector pair; scaled when it runs first (DIF).
-        let span4 = |pair: &mut [Q]| {
-            let (mut x, mut y) = pair[0].interleave(pair[1], 4);
-            if SCALED && DIF {
-                butterfly_scaled(flow, &mut x, &mut y, tw_first, s);
-            } else {
-                butterfly(flow, &mut x, &mut y, tw[COUNT - 1]);
-            }
-            (pair[0], pair[1]) = x.interleave(y, 4);
+        let span4_tw = if SCALED && DIF {
+            Span4::Scaled(tw_first, s)
+        } else {
+            Span4::Plain(tw[COUNT - 1])
         };
         // Scaled inside the radix-4 step: the first layer is span 2 (DIF, COUNT = 2) or
         // span 1 (DIT).
         let scale_inputs = SCALED && (!DIF || COUNT == 2);
         for quad in vectors.chunks_exact_mut(4) {
             if COUNT == 3 && DIF {
-                span4(&mut quad[..2]);
-                span4(&mut quad[2..]);
+                span4(flow, &mut quad[..2], span4_tw);
+                span4(flow, &mut quad[2..], span4_tw);
             }
             let v = if scale_inputs {
                 [quad[0] * s, quad[1] * s, quad[2] * s, quad[3] * s]
@@ -334,8 +363,8 @@ fn small_span_layers_fixed<
             (quad[0], quad[1]) = a.interleave(b, 1);
             (quad[2], quad[3]) = c.interleave(d, 1);
             if COUNT == 3 && !DIF {
-                span4(&mut quad[..2]);
-                span4(&mut quad[2..]);
+                span4(flow, &mut quad[..2], span4_tw);
+                span4(flow, &mut quad[2..], span4_tw);
             }
         }
         return;

@@ -9,6 +9,13 @@ use aurum_goldilocks::{Goldilocks, PackedField};
 use crate::butterflies::flow::{Flow, flow_of};
 use crate::twiddles::Twiddles;
 
+/// How many independent radix-4 steps the loops here issue together ([`radix4_n`]). One step
+/// is a chain of about 45 dependent vector operations per element quadruple; two chains side
+/// by side let the core overlap them. Four spill AVX2's 16 vector registers and gain little
+/// with AVX-512's 32, so two, for every backend (the measurements: `docs/benchmarks.md`,
+/// "Interleaved butterflies").
+pub(crate) const INTERLEAVE: usize = 2;
+
 /// The two layers with spans `2h` and `h = 2^log_h` as one radix-4 step over groups of
 /// `4h` rows: rows `t, t+h, t+2h, t+3h` are combined by the span-`2h` butterflies
 /// `(t, t+2h)`, `(t+h, t+3h)` and the span-`h` butterflies `(t, t+h)`, `(t+2h, t+3h)`.
@@ -49,16 +56,47 @@ fn radix4_column<Q: PackedField, const DIF: bool, const NEG: bool>(
     block: &mut [Goldilocks],
     [wa, wac, wc]: [&[Goldilocks]; 3],
 ) {
-    let (wa, wac, wc) = (Q::pack_slice(wa), Q::pack_slice(wac), Q::pack_slice(wc));
-    let hv = wa.len();
+    let tw = [wa, wac, wc].map(Q::pack_slice);
+    let hv = tw[0].len();
     for quad in Q::pack_slice_mut(block).chunks_exact_mut(4 * hv) {
         let (x0, rest) = quad.split_at_mut(hv);
         let (x1, rest) = rest.split_at_mut(hv);
         let (x2, x3) = rest.split_at_mut(hv);
-        for i in 0..hv {
-            let x = [&mut x0[i], &mut x1[i], &mut x2[i], &mut x3[i]];
-            radix4(flow_of::<DIF>(), x, wa[i], wac[i], wc[i], NEG, false);
-        }
+        radix4_vector_runs::<Q, DIF, NEG>([x0, x1, x2, x3], tw);
+    }
+}
+
+/// Radix-4 steps on four equally long runs of vectors with one twiddle vector each per
+/// position (`tw`, as long as the runs), [`INTERLEAVE`] positions at a time.
+#[inline(always)]
+fn radix4_vector_runs<Q: PackedField, const DIF: bool, const NEG: bool>(
+    x: [&mut [Q]; 4],
+    tw: [&[Q]; 3],
+) {
+    debug_assert!(x.iter().all(|run| run.len() == tw[0].len()));
+    debug_assert!(tw.iter().all(|w| w.len() == tw[0].len()));
+    let flow = flow_of::<DIF>();
+    let [(c0, r0), (c1, r1), (c2, r2), (c3, r3)] = x.map(|run| run.as_chunks_mut::<INTERLEAVE>());
+    let [(wa, wa_r), (wac, wac_r), (wc, wc_r)] = tw.map(|w| w.as_chunks::<INTERLEAVE>());
+    for (((((a, b), c), d), ta), (tac, tc)) in c0
+        .iter_mut()
+        .zip(c1)
+        .zip(c2)
+        .zip(c3)
+        .zip(wa)
+        .zip(wac.iter().zip(wc))
+    {
+        radix4_n(flow, [a, b, c, d], [*ta, *tac, *tc], NEG, false);
+    }
+    for (((((a, b), c), d), ta), (tac, tc)) in r0
+        .iter_mut()
+        .zip(r1)
+        .zip(r2)
+        .zip(r3)
+        .zip(wa_r)
+        .zip(wac_r.iter().zip(wc_r))
+    {
+        radix4(flow, [a, b, c, d], *ta, *tac, *tc, NEG, false);
     }
 }
 
@@ -105,13 +143,7 @@ pub(crate) fn radix4_row_runs<Q: PackedField, const DIF: bool, const NEG: bool>(
     }
 }
 
-/// One radix-4 step on four vectors: the layers with spans `2h` and `h` on rows `t`, `t+h`,
-/// `t+2h`, `t+3h`, with `wa = ω_{4h}^t`, `wac = ω_{4h}^(3t)` and `wc = ω_{2h}^t`.
-///
-/// As two radix-2 layers this takes four twiddle multiplications; the span-`2h` pair
-/// `(1, 3)` has twiddle `wa·ω₄`, and `ω₄`, a primitive 4th root of unity, is `±2^48`
-/// (`negated`: `−2^48`), so its product is a shift and a reduction instead. Three general
-/// multiplications remain. With `trivial` (`t = 0`) no twiddle multiplies at all.
+/// One radix-4 step on four vectors: [`radix4_n`] with one step.
 #[inline(always)]
 fn radix4<Q: PackedField>(
     flow: Flow,
@@ -122,43 +154,74 @@ fn radix4<Q: PackedField>(
     negated: bool,
     trivial: bool,
 ) {
+    let x = x.map(core::array::from_mut);
+    radix4_n(flow, x, [[wa], [wac], [wc]], negated, trivial);
+}
+
+/// `N` independent radix-4 steps, element `i` of each array being one step: the layers with
+/// spans `2h` and `h` on rows `t`, `t+h`, `t+2h`, `t+3h`, with `wa = ω_{4h}^t`,
+/// `wac = ω_{4h}^(3t)` and `wc = ω_{2h}^t`. Every operation is issued for all `N` steps
+/// before the next one, so that their dependency chains interleave ([`INTERLEAVE`]).
+///
+/// As two radix-2 layers a step takes four twiddle multiplications; the span-`2h` pair
+/// `(1, 3)` has twiddle `wa·ω₄`, and `ω₄`, a primitive 4th root of unity, is `±2^48`
+/// (`negated`: `−2^48`), so its product is a shift and a reduction instead. Three general
+/// multiplications remain. With `trivial` (`t = 0`) no twiddle multiplies at all.
+#[inline(always)]
+fn radix4_n<Q: PackedField, const N: usize>(
+    flow: Flow,
+    x: [&mut [Q; N]; 4],
+    [wa, wac, wc]: [[Q; N]; 3],
+    negated: bool,
+    trivial: bool,
+) {
     let [x0, x1, x2, x3] = x;
-    // (a − b)·ω₄, with the sign of ω₄ folded into the order of the subtraction.
-    let rotated = |a: Q, b: Q| {
-        let d = if negated { b - a } else { a - b };
-        d.mul_2exp(48)
-    };
     match flow {
         Flow::Dif => {
-            let (s02, d02) = (*x0 + *x2, *x0 - *x2);
-            let s13 = *x1 + *x3;
-            let v = rotated(*x1, *x3);
-            *x0 = s02 + s13;
+            let s02 = each!(N, |i| x0[i] + x2[i]);
+            let d02 = each!(N, |i| x0[i] - x2[i]);
+            let s13 = each!(N, |i| x1[i] + x3[i]);
+            let v = each!(N, |i| rotated(x1[i], x3[i], negated));
+            *x0 = each!(N, |i| s02[i] + s13[i]);
             if trivial {
-                *x1 = s02 - s13;
-                *x2 = d02 + v;
-                *x3 = d02 - v;
+                *x1 = each!(N, |i| s02[i] - s13[i]);
+                *x2 = each!(N, |i| d02[i] + v[i]);
+                *x3 = each!(N, |i| d02[i] - v[i]);
             } else {
-                *x1 = (s02 - s13) * wc;
-                *x2 = (d02 + v) * wa;
-                *x3 = (d02 - v) * wac;
+                *x1 = each!(N, |i| (s02[i] - s13[i]) * wc[i]);
+                *x2 = each!(N, |i| (d02[i] + v[i]) * wa[i]);
+                *x3 = each!(N, |i| (d02[i] - v[i]) * wac[i]);
             }
         }
         Flow::Dit => {
             let (r, p, q) = if trivial {
                 (*x1, *x2, *x3)
             } else {
-                (*x1 * wc, *x2 * wa, *x3 * wac)
+                (
+                    each!(N, |i| x1[i] * wc[i]),
+                    each!(N, |i| x2[i] * wa[i]),
+                    each!(N, |i| x3[i] * wac[i]),
+                )
             };
-            let (a0, a1) = (*x0 + r, *x0 - r);
-            let s = p + q;
-            let v = rotated(p, q);
-            *x0 = a0 + s;
-            *x2 = a0 - s;
-            *x1 = a1 + v;
-            *x3 = a1 - v;
+            let a0 = each!(N, |i| x0[i] + r[i]);
+            let a1 = each!(N, |i| x0[i] - r[i]);
+            let s = each!(N, |i| p[i] + q[i]);
+            let v = each!(N, |i| rotated(p[i], q[i], negated));
+            *x0 = each!(N, |i| a0[i] + s[i]);
+            *x2 = each!(N, |i| a0[i] - s[i]);
+            *x1 = each!(N, |i| a1[i] + v[i]);
+            *x3 = each!(N, |i| a1[i] - v[i]);
         }
     }
+}
+
+/// `(a − b)·ω₄` with `ω₄ = ±2^48` (`negated`: `−2^48`), the sign folded into the order of the
+/// subtraction. A function, not a closure: closures do not always inline into the dispatched
+/// kernel (see [`each!`](crate::butterflies)).
+#[inline(always)]
+fn rotated<Q: PackedField>(a: Q, b: Q, negated: bool) -> Q {
+    let d = if negated { b - a } else { a - b };
+    d.mul_2exp(48)
 }
 
 /// Radix-4 steps on four rows (lanes across columns) with broadcast twiddles.
@@ -175,15 +238,21 @@ fn radix4_rows<Q: PackedField, const DIF: bool, const NEG: bool>(
     let (p2, s2) = Q::pack_slice_with_suffix_mut(r2);
     let (p3, s3) = Q::pack_slice_with_suffix_mut(r3);
     let (wa_p, wac_p, wc_p) = (Q::broadcast(wa), Q::broadcast(wac), Q::broadcast(wc));
+    let tw = [[wa_p; INTERLEAVE], [wac_p; INTERLEAVE], [wc_p; INTERLEAVE]];
+    let [(c0, r0), (c1, r1), (c2, r2), (c3, r3)] =
+        [p0, p1, p2, p3].map(|run| run.as_chunks_mut::<INTERLEAVE>());
     // `trivial` (the first row of a group only) as a constant in each loop.
     if trivial {
-        for (((a, b), c), d) in p0.iter_mut().zip(p1).zip(p2).zip(p3) {
-            radix4(flow, [a, b, c, d], wa_p, wac_p, wc_p, NEG, true);
+        for (((a, b), c), d) in c0.iter_mut().zip(c1).zip(c2).zip(c3) {
+            radix4_n(flow, [a, b, c, d], tw, NEG, true);
         }
     } else {
-        for (((a, b), c), d) in p0.iter_mut().zip(p1).zip(p2).zip(p3) {
-            radix4(flow, [a, b, c, d], wa_p, wac_p, wc_p, NEG, false);
+        for (((a, b), c), d) in c0.iter_mut().zip(c1).zip(c2).zip(c3) {
+            radix4_n(flow, [a, b, c, d], tw, NEG, false);
         }
+    }
+    for (((a, b), c), d) in r0.iter_mut().zip(r1).zip(r2).zip(r3) {
+        radix4(flow, [a, b, c, d], wa_p, wac_p, wc_p, NEG, trivial);
     }
     for (((a, b), c), d) in s0.iter_mut().zip(s1).zip(s2).zip(s3) {
         radix4(flow, [a, b, c, d], wa, wac, wc, NEG, trivial);
@@ -192,7 +261,8 @@ fn radix4_rows<Q: PackedField, const DIF: bool, const NEG: bool>(
 
 /// Radix-4 steps on four runs of rows that are exactly `V` vectors wide (short rows, where the
 /// general loop's per-row slicing costs as much as the arithmetic), with the consecutive
-/// twiddles `wa`, `wac`, `wc` (one per row).
+/// twiddles `wa`, `wac`, `wc` (one per row). Rows of one vector interleave consecutive rows
+/// ([`radix4_vector_rows`]); wider rows interleave within the row.
 #[inline(always)]
 fn radix4_fixed_rows<Q: PackedField, const V: usize>(
     flow: Flow,
@@ -202,6 +272,11 @@ fn radix4_fixed_rows<Q: PackedField, const V: usize>(
     first_t: usize,
 ) {
     let [r0, r1, r2, r3] = runs.map(|run| Q::pack_slice_mut(run).as_chunks_mut::<V>().0);
+    if V == 1 {
+        let [r0, r1, r2, r3] = [r0, r1, r2, r3].map(|r| r.as_flattened_mut());
+        radix4_vector_rows(flow, [r0, r1, r2, r3], [wa, wac, wc], negated);
+        return;
+    }
     for (t, ((((a, b), c), d), ((&ta, &tac), &tc))) in r0
         .iter_mut()
         .zip(r1.iter_mut())
@@ -210,11 +285,60 @@ fn radix4_fixed_rows<Q: PackedField, const V: usize>(
         .zip(wa.iter().zip(wac).zip(wc))
         .enumerate()
     {
+        let trivial = first_t + t == 0;
         let (ta, tac, tc) = (Q::broadcast(ta), Q::broadcast(tac), Q::broadcast(tc));
-        for v in 0..V {
-            let x = [&mut a[v], &mut b[v], &mut c[v], &mut d[v]];
-            radix4(flow, x, ta, tac, tc, negated, first_t + t == 0);
+        let tw = [[ta; INTERLEAVE], [tac; INTERLEAVE], [tc; INTERLEAVE]];
+        let [(c0, s0), (c1, s1), (c2, s2), (c3, s3)] =
+            [a, b, c, d].map(|row| row.as_chunks_mut::<INTERLEAVE>());
+        for (((a, b), c), d) in c0.iter_mut().zip(c1).zip(c2).zip(c3) {
+            radix4_n(flow, [a, b, c, d], tw, negated, trivial);
         }
+        for (((a, b), c), d) in s0.iter_mut().zip(s1).zip(s2).zip(s3) {
+            radix4(flow, [a, b, c, d], ta, tac, tc, negated, trivial);
+        }
+    }
+}
+
+/// Radix-4 steps on four runs of rows one vector wide, with one twiddle per row (at least as
+/// many as rows), [`INTERLEAVE`] rows at a time. Row 0 of a group (`t = 0`, whose twiddles
+/// are one) runs with the others: its multiplications by one change no value.
+#[inline(always)]
+fn radix4_vector_rows<Q: PackedField>(
+    flow: Flow,
+    runs: [&mut [Q]; 4],
+    [wa, wac, wc]: [&[Goldilocks]; 3],
+    negated: bool,
+) {
+    let rows = runs[0].len();
+    let [(c0, s0), (c1, s1), (c2, s2), (c3, s3)] =
+        runs.map(|run| run.as_chunks_mut::<INTERLEAVE>());
+    let [(pa, sa), (pac, sac), (pc, sc)] =
+        [wa, wac, wc].map(|w| w[..rows].as_chunks::<INTERLEAVE>());
+    for (((((a, b), c), d), ta), (tac, tc)) in c0
+        .iter_mut()
+        .zip(c1)
+        .zip(c2)
+        .zip(c3)
+        .zip(pa)
+        .zip(pac.iter().zip(pc))
+    {
+        let tw = [
+            each!(INTERLEAVE, |i| Q::broadcast(ta[i])),
+            each!(INTERLEAVE, |i| Q::broadcast(tac[i])),
+            each!(INTERLEAVE, |i| Q::broadcast(tc[i])),
+        ];
+        radix4_n(flow, [a, b, c, d], tw, negated, false);
+    }
+    for (((((a, b), c), d), &ta), (&tac, &tc)) in s0
+        .iter_mut()
+        .zip(s1)
+        .zip(s2)
+        .zip(s3)
+        .zip(sa)
+        .zip(sac.iter().zip(sc))
+    {
+        let (ta, tac, tc) = (Q::broadcast(ta), Q::broadcast(tac), Q::broadcast(tc));
+        radix4(flow, [a, b, c, d], ta, tac, tc, negated, false);
     }
 }
 
@@ -225,25 +349,9 @@ fn radix4_runs<Q: PackedField, const DIF: bool, const NEG: bool>(
     [wa, wac, wc]: [&[Goldilocks]; 3],
 ) {
     let flow = flow_of::<DIF>();
-    let [r0, r1, r2, r3] = runs;
-    let (p0, s0) = Q::pack_slice_with_suffix_mut(r0);
-    let (p1, s1) = Q::pack_slice_with_suffix_mut(r1);
-    let (p2, s2) = Q::pack_slice_with_suffix_mut(r2);
-    let (p3, s3) = Q::pack_slice_with_suffix_mut(r3);
-    let (wa_p, wa_s) = Q::pack_slice_with_suffix(wa);
-    let (wac_p, wac_s) = Q::pack_slice_with_suffix(wac);
-    let (wc_p, wc_s) = Q::pack_slice_with_suffix(wc);
-    for ((((((a, b), c), d), ta), tac), tc) in p0
-        .iter_mut()
-        .zip(p1)
-        .zip(p2)
-        .zip(p3)
-        .zip(wa_p)
-        .zip(wac_p)
-        .zip(wc_p)
-    {
-        radix4(flow, [a, b, c, d], *ta, *tac, *tc, NEG, false);
-    }
+    let [(p0, s0), (p1, s1), (p2, s2), (p3, s3)] = runs.map(Q::pack_slice_with_suffix_mut);
+    let [(wa_p, wa_s), (wac_p, wac_s), (wc_p, wc_s)] = [wa, wac, wc].map(Q::pack_slice_with_suffix);
+    radix4_vector_runs::<Q, DIF, NEG>([p0, p1, p2, p3], [wa_p, wac_p, wc_p]);
     for ((((((a, b), c), d), ta), tac), tc) in s0
         .iter_mut()
         .zip(s1)

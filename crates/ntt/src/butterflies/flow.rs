@@ -15,18 +15,7 @@ pub(crate) enum Flow {
 /// multiplied into `tw` for the DIT flow and applied to the sum in the DIF flow).
 #[inline(always)]
 pub(crate) fn butterfly<Q: PackedField>(flow: Flow, x: &mut Q, y: &mut Q, tw: Q) {
-    let (a, b) = (*x, *y);
-    match flow {
-        Flow::Dif => {
-            *x = a + b;
-            *y = (a - b) * tw;
-        }
-        Flow::Dit => {
-            let t = b * tw;
-            *x = a + t;
-            *y = a - t;
-        }
-    }
+    butterfly_n(flow, core::array::from_mut(x), core::array::from_mut(y), tw);
 }
 
 /// `N` independent [`butterfly`]s (element `i` of `x` and `y` one butterfly), every operation
@@ -95,19 +84,8 @@ pub(crate) fn butterfly_scaled<Q: PackedField>(
     tw_scaled: Q,
     scale: Q,
 ) {
-    let (a, b) = (*x, *y);
-    match flow {
-        Flow::Dif => {
-            *x = (a + b) * scale;
-            *y = (a - b) * tw_scaled;
-        }
-        Flow::Dit => {
-            let t = b * tw_scaled;
-            let a = a * scale;
-            *x = a + t;
-            *y = a - t;
-        }
-    }
+    let (x, y) = (core::array::from_mut(x), core::array::from_mut(y));
+    butterfly_scaled_n(flow, x, y, tw_scaled, scale);
 }
 
 /// The layers of a `2^r`-point network in execution order, as spans `h` (butterfly partner

@@ -237,23 +237,8 @@ fn radix4_rows<Q: PackedField, const DIF: bool, const NEG: bool>(
     let (p1, s1) = Q::pack_slice_with_suffix_mut(r1);
     let (p2, s2) = Q::pack_slice_with_suffix_mut(r2);
     let (p3, s3) = Q::pack_slice_with_suffix_mut(r3);
-    let (wa_p, wac_p, wc_p) = (Q::broadcast(wa), Q::broadcast(wac), Q::broadcast(wc));
-    let tw = [[wa_p; INTERLEAVE], [wac_p; INTERLEAVE], [wc_p; INTERLEAVE]];
-    let [(c0, r0), (c1, r1), (c2, r2), (c3, r3)] =
-        [p0, p1, p2, p3].map(|run| run.as_chunks_mut::<INTERLEAVE>());
-    // `trivial` (the first row of a group only) as a constant in each loop.
-    if trivial {
-        for (((a, b), c), d) in c0.iter_mut().zip(c1).zip(c2).zip(c3) {
-            radix4_n(flow, [a, b, c, d], tw, NEG, true);
-        }
-    } else {
-        for (((a, b), c), d) in c0.iter_mut().zip(c1).zip(c2).zip(c3) {
-            radix4_n(flow, [a, b, c, d], tw, NEG, false);
-        }
-    }
-    for (((a, b), c), d) in r0.iter_mut().zip(r1).zip(r2).zip(r3) {
-        radix4(flow, [a, b, c, d], wa_p, wac_p, wc_p, NEG, trivial);
-    }
+    let tw = [Q::broadcast(wa), Q::broadcast(wac), Q::broadcast(wc)];
+    radix4_broadcast_runs(flow, [p0, p1, p2, p3], tw, NEG, trivial);
     for (((a, b), c), d) in s0.iter_mut().zip(s1).zip(s2).zip(s3) {
         radix4(flow, [a, b, c, d], wa, wac, wc, NEG, trivial);
     }
@@ -285,17 +270,35 @@ fn radix4_fixed_rows<Q: PackedField, const V: usize>(
         .zip(wa.iter().zip(wac).zip(wc))
         .enumerate()
     {
-        let trivial = first_t + t == 0;
-        let (ta, tac, tc) = (Q::broadcast(ta), Q::broadcast(tac), Q::broadcast(tc));
-        let tw = [[ta; INTERLEAVE], [tac; INTERLEAVE], [tc; INTERLEAVE]];
-        let [(c0, s0), (c1, s1), (c2, s2), (c3, s3)] =
-            [a, b, c, d].map(|row| row.as_chunks_mut::<INTERLEAVE>());
+        let tw = [Q::broadcast(ta), Q::broadcast(tac), Q::broadcast(tc)];
+        radix4_broadcast_runs(flow, [a, b, c, d], tw, negated, first_t + t == 0);
+    }
+}
+
+/// Radix-4 steps on four equally long runs of vectors that share one set of (broadcast)
+/// twiddles — a row's vectors — [`INTERLEAVE`] positions at a time.
+#[inline(always)]
+fn radix4_broadcast_runs<Q: PackedField>(
+    flow: Flow,
+    x: [&mut [Q]; 4],
+    [wa, wac, wc]: [Q; 3],
+    negated: bool,
+    trivial: bool,
+) {
+    let tw = [[wa; INTERLEAVE], [wac; INTERLEAVE], [wc; INTERLEAVE]];
+    let [(c0, r0), (c1, r1), (c2, r2), (c3, r3)] = x.map(|run| run.as_chunks_mut::<INTERLEAVE>());
+    // `trivial` (the first row of a group only) as a constant in each loop.
+    if trivial {
         for (((a, b), c), d) in c0.iter_mut().zip(c1).zip(c2).zip(c3) {
-            radix4_n(flow, [a, b, c, d], tw, negated, trivial);
+            radix4_n(flow, [a, b, c, d], tw, negated, true);
         }
-        for (((a, b), c), d) in s0.iter_mut().zip(s1).zip(s2).zip(s3) {
-            radix4(flow, [a, b, c, d], ta, tac, tc, negated, trivial);
+    } else {
+        for (((a, b), c), d) in c0.iter_mut().zip(c1).zip(c2).zip(c3) {
+            radix4_n(flow, [a, b, c, d], tw, negated, false);
         }
+    }
+    for (((a, b), c), d) in r0.iter_mut().zip(r1).zip(r2).zip(r3) {
+        radix4(flow, [a, b, c, d], wa, wac, wc, negated, trivial);
     }
 }
 

@@ -2,15 +2,19 @@
 //! --example gpu_bench [quick]` (scripts/gpu-check.sh runs it on a machine with a GPU; `quick`
 //! leaves out 2^24 × 8 and the Polygon preset at 2^24 × 136).
 //!
-//! Prints the device and its start-up cost, permutation rates (device-resident states), and
-//! Merkle commitments: time on the GPU (hashing only), host → root (copies included), and the
-//! same tree on every CPU core of the host, with the roots compared.
+//! Prints the device and its start-up cost, permutation rates (device-resident states), coset
+//! LDEs (the kernels alone, host → device, host → host, the same LDE on every CPU core of the
+//! host, values compared) and Merkle commitments: time on the GPU (hashing only), host → root
+//! (copies included), and the same tree on every CPU core of the host, with the roots compared.
 
 use std::time::{Duration, Instant};
 
-use aurum_cuda::{Gpu, GpuPermutation, commit_on_device, commit_timed, hash_resident};
+use aurum_cuda::{
+    Gpu, GpuPermutation, commit_on_device, commit_timed, coset_lde_timed, hash_resident,
+};
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::{Matrix, MerkleTree, Preset, with_preset};
+use aurum_ntt::{Domain, Ntt, Order};
 use rayon::prelude::*;
 
 fn data(len: usize, seed: u64) -> Vec<Goldilocks> {
@@ -72,6 +76,8 @@ fn main() {
             rate.range.1 / 1e9
         );
     }
+
+    ldes(&gpu);
 
     println!(
         "\n| preset | rows × width | GPU hash ms | host → root ms | host → all layers ms | CPU ms ({} threads) | CPU ÷ GPU hash | CPU ÷ host → root | roots |",
@@ -166,6 +172,79 @@ fn main() {
             ratio(to_root),
         );
         if roots == "DIFFER" {
+            std::process::exit(1);
+        }
+    }
+}
+
+/// Coset LDEs (Plonky3's domain and shift, bit-reversed rows as FRI commits them): the
+/// kernels alone, host → device result, host → host, and the CPU's on the host's cores; the
+/// effective bandwidth counts the input read and the output written once each (the least any
+/// LDE moves).
+fn ldes(gpu: &Gpu) {
+    println!(
+        "\n| LDE | blow-up | GPU kernels ms | range | GB/s (in + out once) | host → device ms | host → host ms | CPU ms ({} threads) | CPU ÷ GPU kernels | values |",
+        rayon::current_num_threads()
+    );
+    println!("|---|---:|---:|---|---:|---:|---:|---:|---:|---|");
+    let shift = Domain::PLONKY3.shift();
+    for (log_rows, width, added_bits) in [(20, 8, 1), (24, 8, 1), (20, 256, 1), (16, 2633, 1)] {
+        let rows = 1usize << log_rows;
+        let values = data(rows * width, log_rows as u64 * 7 + width as u64);
+        let runs = 5;
+        let run = || {
+            coset_lde_timed(
+                gpu,
+                Domain::PLONKY3,
+                &values,
+                width,
+                added_bits,
+                shift,
+                Order::BitReversed,
+            )
+            .expect("GPU LDE")
+        };
+        let mut kernel_times: Vec<Duration> = Vec::new();
+        let (to_device, _, _) = median(runs, || {
+            let s = Instant::now();
+            let (matrix, timings) = run();
+            let t = s.elapsed();
+            kernel_times.push(timings.transform);
+            drop(matrix);
+            t
+        });
+        kernel_times.sort();
+        let kernels = kernel_times[kernel_times.len() / 2];
+        let mut on_gpu = Vec::new();
+        let (to_host, _, _) = median(3, || {
+            let s = Instant::now();
+            on_gpu = run().0.to_host().expect("copy back");
+            s.elapsed()
+        });
+        let ntt = Ntt::plonky3();
+        let mut cpu = Vec::new();
+        let (cpu_time, _, _) = median(3, || {
+            let s = Instant::now();
+            cpu = ntt
+                .coset_lde(&values, width, added_bits, shift, Order::BitReversed)
+                .expect("CPU LDE");
+            s.elapsed()
+        });
+        let bytes = (values.len() + (values.len() << added_bits)) as f64 * 8.0;
+        let equal = if cpu == on_gpu { "equal" } else { "DIFFER" };
+        println!(
+            "| 2^{log_rows} × {width} | {} | {:.2} | {:.2}–{:.2} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1}× | {equal} |",
+            1 << added_bits,
+            ms(kernels),
+            ms(kernel_times[0]),
+            ms(kernel_times[kernel_times.len() - 1]),
+            bytes / kernels.as_secs_f64() / 1e9,
+            ms(to_device),
+            ms(to_host),
+            ms(cpu_time),
+            cpu_time.as_secs_f64() / kernels.as_secs_f64(),
+        );
+        if equal == "DIFFER" {
             std::process::exit(1);
         }
     }

@@ -3,6 +3,12 @@
 //   perm NAME N, then N states            -> the N permuted states
 //   leaf PRESET ROWS MATS W1 … Wm, then each matrix row-major -> ROWS digests
 //   compress PRESET N, then N pairs of digests                -> N digests
+//   lde - LOG_N ADDED WIDTH LOG_TABLE STEPS, the input, then each step of
+//     aurum_cuda::kernels::lde (0 powers: BUF COUNT LO_BITS HI_LEN hi… LO_LEN lo…;
+//     1 pass: BUF LOW LAYERS LANE_BITS BLOCKS DIT INVERSE; 2 spread: BIT_REVERSED)
+//                                                             -> the output buffer
+//     Every kernel body runs as the GPU runs it: each block's threads one after another
+//     between its AURUM_SYNC() points, every block of the grid in turn.
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -51,6 +57,55 @@ static void compress_pairs(u64 n) {
     }
 }
 
+static std::vector<u64> read_vector(u64 n) {
+    std::vector<u64> v(n);
+    for (auto &x : v) x = read_value();
+    return v;
+}
+
+static int lde() {
+    u64 log_n = read_value(), added = read_value(), width = read_value();
+    u64 log_table = read_value(), steps = read_value();
+    // Input, Output, Twiddles, Scale (aurum_cuda::kernels::lde::Buffer's numbers).
+    std::vector<u64> buffers[4];
+    buffers[0] = read_vector((1ULL << log_n) * width);
+    buffers[1].assign((1ULL << (log_n + added)) * width, 0);
+    buffers[2].assign(1ULL << (log_table - 1), 0);
+    buffers[3].assign(1ULL << log_n, 0);
+    std::vector<u64> tile(NTT_TILE), lane_lo(NTT_MAX_LANES);
+    for (u64 s = 0; s < steps; s++) {
+        u64 kind = read_value();
+        if (kind == 0) {
+            u64 buf = read_value(), count = read_value(), lo_bits = read_value();
+            std::vector<u64> hi = read_vector(read_value());
+            std::vector<u64> lo = read_vector(read_value());
+            if (buf > 3 || buffers[buf].size() < count) return 4;
+            for (u64 t = 0; t < count; t++)
+                powers_element(buffers[buf].data(), hi.data(), lo.data(), (u32)lo_bits, t);
+        } else if (kind == 1) {
+            u64 buf = read_value(), low = read_value(), layers = read_value();
+            u64 lane_bits = read_value(), blocks = read_value();
+            bool dit = read_value() != 0, inverse = read_value() != 0;
+            if (buf > 1 || (1ULL << (layers + lane_bits)) > NTT_TILE ||
+                (1ULL << lane_bits) > NTT_MAX_LANES || blocks >> 32 != 0)
+                return 4;
+            for (u64 b = 0; b < blocks; b++)
+                ntt_pass_block(buffers[buf].data(), buffers[2].data(), (u32)log_table, (u32)low,
+                               (u32)layers, width, (u32)lane_bits, dit, inverse, (u32)b,
+                               tile.data(), lane_lo.data());
+        } else if (kind == 2) {
+            bool bit_reversed = read_value() != 0;
+            for (u64 i = 0; i < buffers[1].size(); i++)
+                lde_spread_element(buffers[0].data(), buffers[1].data(), buffers[3].data(),
+                                   (u32)log_n, (u32)added, width, bit_reversed, i);
+        } else {
+            return 4;
+        }
+    }
+    print_values(buffers[1].data(), buffers[1].size());
+    return 0;
+}
+
 int main() {
     char op[32], name[32];
     while (scanf("%31s", op) == 1) {
@@ -89,6 +144,9 @@ int main() {
             else if (!strcmp(name, "poseidon2-w16")) compress_pairs<Poseidon2W16>(n);
             else if (!strcmp(name, "plonky2") || !strcmp(name, "polygon")) compress_pairs<Poseidon12>(n);
             else return 3;
+        } else if (!strcmp(op, "lde")) {
+            int status = lde();
+            if (status != 0) return status;
         } else {
             return 3;
         }

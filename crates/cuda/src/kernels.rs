@@ -18,6 +18,10 @@ const POSEIDON2: &str = include_str!("../kernels/poseidon2.cuh");
 const POSEIDON: &str = include_str!("../kernels/poseidon.cuh");
 const HASH: &str = include_str!("../kernels/hash.cuh");
 const MERKLE: &str = include_str!("../kernels/merkle.cu");
+const NTT: &str = include_str!("../kernels/ntt.cuh");
+const NTT_KERNELS: &str = include_str!("../kernels/ntt.cu");
+
+pub mod lde;
 
 /// What the device build defines: NVRTC has no standard headers.
 const DEVICE_PRELUDE: &str = "\
@@ -27,9 +31,13 @@ typedef unsigned int u32;
 #define AURUM_METHOD __device__ __forceinline__
 #define AURUM_CONST __constant__
 #define AURUM_MULHI(a, b) __umul64hi((a), (b))
+#define AURUM_BREV64(x) __brevll(x)
+#define AURUM_FOR_THREADS(t, n) for (u32 t = threadIdx.x; t < (n); t += blockDim.x)
+#define AURUM_SYNC() __syncthreads()
 ";
 
-/// What the host build defines instead.
+/// What the host build defines instead: a block's threads run one after another between
+/// `AURUM_SYNC()` points (see `kernels/ntt.cuh`).
 const HOST_PRELUDE: &str = "\
 typedef unsigned long long u64;
 typedef unsigned int u32;
@@ -37,20 +45,31 @@ typedef unsigned int u32;
 #define AURUM_METHOD inline
 #define AURUM_CONST static const
 #define AURUM_MULHI(a, b) ((u64)(((unsigned __int128)(a) * (unsigned __int128)(b)) >> 64))
+static inline u64 aurum_brev64(u64 x) {
+    u64 r = 0;
+    for (int i = 0; i < 64; i++) r |= ((x >> i) & 1) << (63 - i);
+    return r;
+}
+#define AURUM_BREV64(x) aurum_brev64(x)
+#define AURUM_FOR_THREADS(t, n) for (u32 t = 0; t < (n); t++)
+#define AURUM_SYNC()
 ";
 
 /// The whole translation unit NVRTC compiles: prelude, constants, field, generated internal
 /// layers, permutations, hashes and the kernels.
 #[must_use]
 pub fn device_source() -> String {
-    assemble(DEVICE_PRELUDE, &[POSEIDON2, POSEIDON, HASH, MERKLE])
+    assemble(
+        DEVICE_PRELUDE,
+        &[POSEIDON2, POSEIDON, HASH, NTT, MERKLE, NTT_KERNELS],
+    )
 }
 
-/// The same field, permutation and hash code for the host's C++ compiler (no kernels), for
-/// the host check; a `main` that drives it is appended by the check.
+/// The same field, permutation, hash and NTT code for the host's C++ compiler (no kernels),
+/// for the host check; a `main` that drives it is appended by the check.
 #[must_use]
 pub fn host_source() -> String {
-    assemble(HOST_PRELUDE, &[POSEIDON2, POSEIDON, HASH])
+    assemble(HOST_PRELUDE, &[POSEIDON2, POSEIDON, HASH, NTT])
 }
 
 fn assemble(prelude: &str, parts: &[&str]) -> String {

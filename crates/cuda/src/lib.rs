@@ -6,6 +6,8 @@ mod error;
 mod gpu;
 mod info;
 pub mod kernels;
+mod lde;
+mod matrix;
 mod merkle;
 mod permute;
 
@@ -13,5 +15,9 @@ pub use device::{AUTO_MIN_ELEMENTS, DEVICE_ENV, DeviceChoice, UnknownDevice, sel
 pub use error::{CommitError, CudaError};
 pub use gpu::{Gpu, compile_kernels, gpu_for};
 pub use info::DeviceInfo;
-pub use merkle::{CommitTimings, GpuTree, commit, commit_on_device, commit_timed, hash_resident};
+pub use lde::{LdeError, LdeTimings, coset_lde, coset_lde_on_device, coset_lde_timed};
+pub use matrix::GpuMatrix;
+pub use merkle::{
+    CommitTimings, GpuTree, commit, commit_matrices, commit_on_device, commit_timed, hash_resident,
+};
 pub use permute::{GpuPermutation, PermutationRate};

@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use crate::backend::{self, Buffer, Device, Staging};
 use crate::error::{CommitError, CudaError};
 use crate::gpu::Gpu;
+use crate::matrix::GpuMatrix;
 
 /// A tree whose digest layers are on the device.
 pub struct GpuTree<'g> {
@@ -166,6 +167,35 @@ pub fn commit_on_device<'g>(
     Ok(GpuTree { gpu, shape, layers })
 }
 
+/// Commits to matrices already on the device (an LDE's output, say), in this order, with
+/// `preset`, leaving the layers on the device: the same tree as the CPU's over the same
+/// values, with no copy of the matrices.
+pub fn commit_matrices<'g>(
+    gpu: &'g Gpu,
+    preset: Preset,
+    matrices: &[&GpuMatrix<'_>],
+) -> Result<GpuTree<'g>, CommitError> {
+    let dims: Vec<_> = matrices.iter().map(|m| m.dimensions()).collect();
+    let shape = TreeShape::new(&dims)?;
+    check_memory(gpu, &shape, 0)?;
+    let layers = resident_layers(gpu, preset, &shape, matrices)?;
+    Ok(GpuTree { gpu, shape, layers })
+}
+
+fn resident_layers(
+    gpu: &Gpu,
+    preset: Preset,
+    shape: &TreeShape,
+    matrices: &[&GpuMatrix<'_>],
+) -> Result<Vec<Buffer>, CudaError> {
+    let device = &gpu.device;
+    build_layers(device, preset, shape, |group, rows, out| {
+        let buffers: Vec<&Buffer> = group.iter().map(|&m| &matrices[m].buffer).collect();
+        let widths: Vec<usize> = group.iter().map(|&m| matrices[m].width).collect();
+        device.leaves(preset, &buffers, &widths, 0, rows, &mut out.slice_mut(..))
+    })
+}
+
 /// The hashing alone, on matrices copied to the device beforehand (whole, not streamed): the
 /// kernels' own speed, for benchmarks. Returns the root and the hashing time.
 pub fn hash_resident(
@@ -177,26 +207,14 @@ pub fn hash_resident(
     let shape = TreeShape::new(&dims)?;
     let input: usize = matrices.iter().map(|m| m.values().len() * 8).sum();
     check_memory(gpu, &shape, input)?;
-    let device = &gpu.device;
     let uploaded = matrices
         .iter()
-        .map(|m| device.upload(aurum_goldilocks::raw::words(m.values())))
-        .collect::<Result<Vec<Buffer>, CudaError>>()?;
-    let widths: Vec<usize> = matrices.iter().map(Matrix::width).collect();
-    let (layers, time) = device.timed(|| {
-        build_layers(device, preset, &shape, |group, rows, out| {
-            let buffers: Vec<&Buffer> = group.iter().map(|&m| &uploaded[m]).collect();
-            let group_widths: Vec<usize> = group.iter().map(|&m| widths[m]).collect();
-            device.leaves(
-                preset,
-                &buffers,
-                &group_widths,
-                0,
-                rows,
-                &mut out.slice_mut(..),
-            )
-        })
-    })?;
+        .map(|&m| GpuMatrix::upload(gpu, m))
+        .collect::<Result<Vec<GpuMatrix<'_>>, CudaError>>()?;
+    let refs: Vec<&GpuMatrix<'_>> = uploaded.iter().collect();
+    let (layers, time) = gpu
+        .device
+        .timed(|| resident_layers(gpu, preset, &shape, &refs))?;
     let tree = GpuTree { gpu, shape, layers };
     Ok((tree.root()?, time))
 }

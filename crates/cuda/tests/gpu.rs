@@ -4,16 +4,19 @@
 //!   needed; CI installs NVRTC and sets `AURUM_REQUIRE_NVRTC=1`, which turns a missing NVRTC
 //!   from "ignored" into a failure).
 //! - `gpu::*`: permutations, leaf layers and whole trees (every layer, every preset, single and
-//!   mixed heights) computed on the GPU equal the CPU's. Without a GPU they are reported
+//!   mixed heights) computed on the GPU equal the CPU's; so do coset LDEs (every blow-up, both
+//!   orders, three domains, transforms of one to three passes) and trees committed straight
+//!   from an LDE left on the device. Without a GPU they are reported
 //!   ignored with the reason; `AURUM_REQUIRE_GPU=1` (scripts/gpu-check.sh) makes that a
 //!   failure.
 
 use aurum_cuda::{
-    CommitError, CudaError, Gpu, GpuPermutation, commit, commit_on_device, compile_kernels,
-    hash_resident,
+    CommitError, CudaError, Gpu, GpuPermutation, LdeError, commit, commit_matrices,
+    commit_on_device, compile_kernels, coset_lde, coset_lde_on_device, hash_resident,
 };
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::{Commitment, Matrix, MerkleTree, Preset, ShapeError, verify, with_preset};
+use aurum_ntt::{Domain, Ntt, NttError, Order};
 use aurum_poseidon::Poseidon;
 use aurum_poseidon2::Poseidon2Goldilocks;
 use aurum_symmetric::Permutation;
@@ -35,6 +38,8 @@ fn nvrtc_trial(arch: &'static str) -> Trial {
                     "poseidon2_w8_leaves",
                     "polygon_inject",
                     "poseidon_permute_states",
+                    "ntt_pass",
+                    "lde_spread",
                 ] {
                     if !ptx.contains(kernel) {
                         return Err(format!("the PTX has no entry {kernel}").into());
@@ -258,6 +263,129 @@ fn bad_shapes_are_typed_errors(gpu: &Gpu) -> Result<(), Failed> {
     }
 }
 
+fn same_lde(
+    gpu: &Gpu,
+    domain: Domain,
+    log_n: usize,
+    width: usize,
+    added_bits: usize,
+    order: Order,
+) -> Result<(), Failed> {
+    let values = seeded(width << log_n, (log_n * 1000 + width) as u64);
+    let shift = domain.shift();
+    let cpu = Ntt::new(domain).coset_lde(&values, width, added_bits, shift, order)?;
+    let on_gpu = coset_lde(gpu, domain, &values, width, added_bits, shift, order)?;
+    if let Some(i) = (0..cpu.len()).find(|&i| cpu.get(i) != on_gpu.get(i)) {
+        return Err(format!(
+            "LDE of 2^{log_n} x {width} by 2^{added_bits} ({order:?}): {} values, row {} \
+             column {} differs",
+            on_gpu.len(),
+            i / width,
+            i % width
+        )
+        .into());
+    }
+    if on_gpu.len() != cpu.len() {
+        return Err(format!("{} values, expected {}", on_gpu.len(), cpu.len()).into());
+    }
+    Ok(())
+}
+
+/// Coset LDEs of every height to 2^14 (one column), of transforms in one, two and three
+/// passes (tiles of 1 to 16 lanes, rows wider than a tile), every blow-up, both orders and
+/// three domains, equal to the CPU's.
+fn ldes_match_the_cpu(gpu: &Gpu) -> Result<(), Failed> {
+    for order in [Order::BitReversed, Order::Natural] {
+        for log_n in 0..=14 {
+            same_lde(gpu, Domain::PLONKY3, log_n, 1, 1, order)?;
+        }
+        for (log_n, width, added_bits) in [
+            (20, 1, 1),
+            (16, 8, 1),
+            (14, 3, 2),
+            (18, 8, 4),
+            (12, 300, 1),
+            (10, 2633, 1),
+            (15, 16, 3),
+        ] {
+            same_lde(gpu, Domain::PLONKY3, log_n, width, added_bits, order)?;
+        }
+        same_lde(gpu, Domain::PLONKY2, 13, 5, 3, order)?;
+        same_lde(gpu, Domain::POLYGON_ZKPROVER, 11, 12, 1, order)?;
+    }
+    Ok(())
+}
+
+/// LDEs left on the device and committed there (one, and two of different heights) give the
+/// CPU's roots over the CPU's LDEs.
+fn lde_commitments_match_the_cpu(gpu: &Gpu) -> Result<(), Failed> {
+    let ntt = Ntt::plonky3();
+    let shift = Domain::PLONKY3.shift();
+    let a = seeded(8 << 12, 1);
+    let b = seeded(3 << 10, 2);
+    let lde = |v: &[Goldilocks], w| {
+        ntt.coset_lde(v, w, 1, shift, Order::BitReversed)
+            .expect("a valid LDE")
+    };
+    let (cpu_a, cpu_b) = (lde(&a, 8), lde(&b, 3));
+    let gpu_a = coset_lde_on_device(gpu, Domain::PLONKY3, &a, 8, 1, shift, Order::BitReversed)?;
+    let gpu_b = coset_lde_on_device(gpu, Domain::PLONKY3, &b, 3, 1, shift, Order::BitReversed)?;
+    if gpu_a.to_host()? != cpu_a {
+        return Err("the LDE left on the device, copied back, differs".into());
+    }
+    for preset in [Preset::Poseidon2W8, Preset::Plonky2] {
+        with_preset!(preset, |config| {
+            let one = MerkleTree::new(&config, vec![Matrix::new(&cpu_a, 8)?])?;
+            let two = MerkleTree::new(
+                &config,
+                vec![Matrix::new(&cpu_a, 8)?, Matrix::new(&cpu_b, 3)?],
+            )?;
+            if commit_matrices(gpu, preset, &[&gpu_a])?.root()? != one.root() {
+                return Err(format!("{preset}: the LDE's root differs").into());
+            }
+            if commit_matrices(gpu, preset, &[&gpu_a, &gpu_b])?.root()? != two.root() {
+                return Err(format!("{preset}: the two LDEs' root differs").into());
+            }
+            Ok::<(), Failed>(())
+        })?;
+    }
+    Ok(())
+}
+
+/// Requests the CPU refuses are refused on the GPU with the same error.
+fn lde_errors_match_the_cpu(gpu: &Gpu) -> Result<(), Failed> {
+    let values = seeded(12, 3);
+    let shift = Domain::PLONKY3.shift();
+    for (len, width, added_bits, shift) in [
+        (12, 0, 1, shift),
+        (12, 5, 1, shift),
+        (12, 4, 1, shift),
+        (12, 3, 0, shift),
+        (12, 3, 5, shift),
+        (12, 3, 1, Goldilocks::ZERO),
+    ] {
+        let v = &values[..len];
+        let cpu: NttError = Ntt::plonky3()
+            .coset_lde(v, width, added_bits, shift, Order::Natural)
+            .expect_err("a bad request");
+        match coset_lde(
+            gpu,
+            Domain::PLONKY3,
+            v,
+            width,
+            added_bits,
+            shift,
+            Order::Natural,
+        ) {
+            Err(LdeError::Shape(e)) if e == cpu => {}
+            other => {
+                return Err(format!("{len}/{width}/{added_bits}: {other:?}, CPU: {cpu:?}").into());
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials: Vec<Trial> = ARCHITECTURES.iter().map(|&a| nvrtc_trial(a)).collect();
@@ -268,6 +396,12 @@ fn main() {
         gpu_trial("large_trees_match_the_cpu", large_trees),
         gpu_trial("bad_shapes_are_typed_errors", bad_shapes_are_typed_errors),
         gpu_trial("device_resident_trees_match_the_cpu", device_resident_trees),
+        gpu_trial("ldes_match_the_cpu", ldes_match_the_cpu),
+        gpu_trial(
+            "lde_commitments_match_the_cpu",
+            lde_commitments_match_the_cpu,
+        ),
+        gpu_trial("lde_errors_match_the_cpu", lde_errors_match_the_cpu),
     ]);
     libtest_mimic::run(&args, trials).exit();
 }

@@ -2,7 +2,8 @@
 //! text NVRTC compiles for the GPU, with the host's prelude) built by the host's C++ compiler
 //! and compared with the Rust implementation — permutations of danger values and seeded
 //! states, leaf digests of every preset over single and several matrices of many widths, and
-//! the 2-to-1 compressions. It runs on any machine with `c++`; without one every trial is
+//! the 2-to-1 compressions; and the coset LDE's whole launch plan (`aurum_cuda::kernels::lde`)
+//! run through the NTT kernels' bodies against the CPU's `Ntt::coset_lde`. It runs on any machine with `c++`; without one every trial is
 //! reported ignored with the reason. (The GPU's own results are checked by `tests/gpu.rs`.)
 
 use std::fmt::Write as _;
@@ -11,8 +12,10 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
+use aurum_cuda::kernels::lde::{LdePlan, Step};
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::{MerkleConfig, Preset, with_preset};
+use aurum_ntt::{Domain, Ntt, Order};
 use aurum_poseidon::Poseidon;
 use aurum_poseidon2::Poseidon2Goldilocks;
 use aurum_symmetric::{Compressor, Hasher, Permutation};
@@ -217,6 +220,104 @@ fn check_compress(preset: Preset) -> Result<(), Failed> {
     })
 }
 
+/// The LDE of a seeded `2^log_n × width` matrix through the plan and the kernel bodies on the
+/// host, against the CPU's.
+fn check_lde(
+    domain: Domain,
+    log_n: u32,
+    width: usize,
+    added_bits: u32,
+    shift: Goldilocks,
+    order: Order,
+) -> Result<(), Failed> {
+    let values = seeded(width << log_n, u64::from(log_n) * 100 + width as u64);
+    let expected = Ntt::new(domain)
+        .coset_lde(&values, width, added_bits as usize, shift, order)
+        .expect("a valid LDE");
+    let root = domain
+        .root_of_unity((log_n + added_bits) as usize)
+        .expect("at most 2^32");
+    let plan = LdePlan::new(
+        log_n,
+        added_bits,
+        width as u64,
+        root,
+        shift,
+        order == Order::BitReversed,
+    );
+    let mut request = format!(
+        "lde - {log_n:x} {added_bits:x} {width:x} {:x} {:x}\n",
+        plan.log_table,
+        plan.steps.len()
+    );
+    // Raw words, non-canonical ones included: the first pass reduces as it reads.
+    push_values(
+        &mut request,
+        aurum_goldilocks::raw::words(&values).iter().copied(),
+    );
+    for step in &plan.steps {
+        match step {
+            Step::Powers {
+                out,
+                count,
+                lo_bits,
+                hi,
+                lo,
+            } => {
+                push_values(
+                    &mut request,
+                    [0, out.index(), *count, u64::from(*lo_bits), hi.len() as u64],
+                );
+                push_values(&mut request, hi.iter().copied());
+                push_values(&mut request, [lo.len() as u64]);
+                push_values(&mut request, lo.iter().copied());
+            }
+            Step::Pass {
+                data,
+                low,
+                layers,
+                lane_bits,
+                blocks,
+                dit,
+                inverse,
+            } => push_values(
+                &mut request,
+                [
+                    1,
+                    data.index(),
+                    u64::from(*low),
+                    u64::from(*layers),
+                    u64::from(*lane_bits),
+                    *blocks,
+                    u64::from(*dit),
+                    u64::from(*inverse),
+                ],
+            ),
+            Step::Spread { bit_reversed } => {
+                push_values(&mut request, [2, u64::from(*bit_reversed)]);
+            }
+        }
+    }
+    let answer = ask(&request);
+    let expected = canonical(&expected);
+    if answer.len() != expected.len() {
+        return Err(format!("{} values, expected {}", answer.len(), expected.len()).into());
+    }
+    if let Some(i) = (0..answer.len()).find(|&i| answer[i] != expected[i]) {
+        return Err(format!(
+            "LDE of 2^{log_n} x {width} by 2^{added_bits} ({order:?}, passes {:?}): row {} \
+             column {} is {:x}, expected {:x}",
+            plan.passes(),
+            i / width,
+            i % width,
+            answer[i],
+            expected[i]
+        )
+        .into());
+    }
+    Ok(())
+}
+
 fn trial(name: &str, check: impl FnOnce() -> Result<(), Failed> + Send + 'static) -> Trial {
     Trial::ignorable_test(format!("host::{name}"), move || match driver() {
         Err(reason) => Ok(Completion::ignored_with(reason.clone())),
@@ -240,6 +341,7 @@ fn main() {
             check_permutation::<12>("poseidon", &Poseidon::new())
         }),
     ];
+    trial_ldes(&mut trials);
     for preset in Preset::ALL {
         trial_leaves(&mut trials, preset);
         trials.push(trial(
@@ -278,6 +380,57 @@ fn trial_leaves(trials: &mut Vec<Trial>, preset: Preset) {
             Ok(())
         },
     ));
+}
+
+/// LDEs of every height up to 2^12 rows of one column (one pass each way, 12 layers in the
+/// bottom tile), wider matrices whose transforms take two and three passes (tiles of 3, 8
+/// and 16 lanes, rows wider than a tile), every blow-up, both orders, three domains and a
+/// custom shift.
+fn trial_ldes(trials: &mut Vec<Trial>) {
+    trials.push(trial("lde_every_height", || {
+        for log_n in 0..=12 {
+            for order in [Order::Natural, Order::BitReversed] {
+                check_lde(Domain::PLONKY3, log_n, 1, 1, Domain::PLONKY3.shift(), order)?;
+            }
+        }
+        Ok(())
+    }));
+    trials.push(trial("lde_passes_and_widths", || {
+        for (log_n, width, added) in [
+            (13, 1, 1),
+            (11, 1, 4),
+            (10, 3, 2),
+            (9, 8, 1),
+            (12, 5, 1),
+            (8, 16, 3),
+            (6, 40, 1),
+            (5, 17, 2),
+            (3, 300, 1),
+            (0, 7, 4),
+        ] {
+            for order in [Order::Natural, Order::BitReversed] {
+                check_lde(
+                    Domain::PLONKY3,
+                    log_n,
+                    width,
+                    added,
+                    Domain::PLONKY3.shift(),
+                    order,
+                )?;
+            }
+        }
+        Ok(())
+    }));
+    trials.push(trial("lde_domains_and_shifts", || {
+        for domain in [Domain::PLONKY2, Domain::POLYGON_ZKPROVER] {
+            for order in [Order::Natural, Order::BitReversed] {
+                check_lde(domain, 7, 4, 2, domain.shift(), order)?;
+            }
+        }
+        let shift = Goldilocks::from_u64(0xffff_ffff_0000_0000);
+        check_lde(Domain::PLONKY3, 9, 2, 1, shift, Order::BitReversed)?;
+        check_lde(Domain::PLONKY3, 9, 2, 3, shift, Order::Natural)
+    }));
 }
 
 fn snake(preset: Preset) -> String {

@@ -20,4 +20,4 @@ pub use crate::domain::{Domain, MAX_LOG_SIZE};
 pub use crate::element::NttElement;
 pub use crate::engine::{Ntt, Order};
 pub use crate::error::NttError;
-pub use crate::shape::ADDED_BITS;
+pub use crate::shape::{ADDED_BITS, check_coset_lde};

@@ -1,6 +1,8 @@
 //! Validated matrix shapes: the checks every public call makes on its lengths and widths
 //! before any kernel runs.
 
+use aurum_goldilocks::Goldilocks;
+
 use crate::domain::MAX_LOG_SIZE;
 use crate::element::NttElement;
 use crate::error::NttError;
@@ -70,11 +72,56 @@ pub(crate) fn check_lde<E: NttElement>(
         .ok_or(NttError::OutputTooLarge { len, added_bits })
 }
 
+/// The checks [`Ntt::coset_lde`](crate::Ntt::coset_lde) makes on a request, in its order — the
+/// shape (`len` base-field elements in rows of `width`), the blow-up, the output's size, the
+/// shift — for other engines of the same LDE (the GPU's, in `aurum-cuda`): the rows' base-2
+/// logarithm and the output's length in elements, or the same [`NttError`] the CPU gives.
+pub fn check_coset_lde(
+    len: usize,
+    width: usize,
+    added_bits: usize,
+    shift: Goldilocks,
+) -> Result<(usize, usize), NttError> {
+    let shape = shape::<Goldilocks>(len, width)?;
+    let out_len = check_lde::<Goldilocks>(len, shape, added_bits)?;
+    if shift.is_zero() {
+        return Err(NttError::ZeroShift);
+    }
+    Ok((shape.log_height, out_len))
+}
+
 #[cfg(test)]
 mod tests {
-    use aurum_goldilocks::Goldilocks;
-
     use super::*;
+
+    /// `check_coset_lde` gives what `Ntt::coset_lde` gives: the same error for each bad
+    /// request, the rows' logarithm and the output length for a good one.
+    #[test]
+    fn the_public_lde_check_is_the_lde_s() {
+        let values = [Goldilocks::ONE; 24];
+        let seven = Goldilocks::from_u64(7);
+        let ntt = crate::Ntt::plonky3();
+        for (len, width, added_bits, shift) in [
+            (24, 0, 1, seven),
+            (24, 5, 1, seven),
+            (24, 8, 1, seven),
+            (24, 3, 0, seven),
+            (24, 3, 5, seven),
+            (24, 3, 1, Goldilocks::ZERO),
+        ] {
+            let cpu = ntt
+                .coset_lde(
+                    &values[..len],
+                    width,
+                    added_bits,
+                    shift,
+                    crate::Order::Natural,
+                )
+                .expect_err("a bad request");
+            assert_eq!(check_coset_lde(len, width, added_bits, shift), Err(cpu));
+        }
+        assert_eq!(check_coset_lde(24, 3, 2, seven), Ok((3, 96)));
+    }
 
     /// The size limits, which no test can reach with real buffers (2^33 rows).
     #[test]

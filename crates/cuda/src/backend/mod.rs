@@ -59,7 +59,13 @@ const KERNELS: &[&str] = &[
     "poseidon2_w12_permute",
     "poseidon2_w16_permute",
     "poseidon_permute_states",
+    "ntt_pass",
+    "lde_spread",
+    "powers",
 ];
+
+/// Threads per block of `ntt_pass` (`NTT_THREADS` in kernels/ntt.cuh).
+const NTT_THREADS: u32 = 256;
 
 /// The kernels' name prefix of a preset.
 fn prefix(preset: Preset) -> &'static str {
@@ -114,6 +120,17 @@ pub(crate) fn compile(arch: &str) -> Result<String, CudaError> {
             }
             other => CudaError::Compile(other.to_string()),
         })
+}
+
+/// One NTT pass's launch arguments (see `kernels::lde::Step::Pass`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NttPass {
+    pub(crate) low: u32,
+    pub(crate) layers: u32,
+    pub(crate) width: u64,
+    pub(crate) lane_bits: u32,
+    pub(crate) blocks: u64,
+    pub(crate) flags: u32,
 }
 
 /// Page-locked host buffers and device buffers of equal size, used round-robin to stream
@@ -512,6 +529,140 @@ impl Device {
         // (asserted above; `kernel` is the permutation of that width).
         unsafe { launch.launch(Self::config(n)?) }.map_err(driver("launching permute"))?;
         Ok(())
+    }
+
+    /// `out[t] = hi[t >> lo_bits] · lo[t mod 2^lo_bits]` for `t < count`.
+    pub(crate) fn powers(
+        &self,
+        out: &mut Buffer,
+        count: u64,
+        lo_bits: u32,
+        hi: &[u64],
+        lo: &[u64],
+    ) -> Result<(), CudaError> {
+        let hi_len = usize::try_from(count >> lo_bits).expect("a table that fits in memory");
+        assert!(out.len() as u64 >= count && hi.len() >= hi_len && lo.len() >= 1 << lo_bits);
+        if count == 0 {
+            return Ok(());
+        }
+        let hi = self.upload(hi)?;
+        let lo = self.upload(lo)?;
+        let f = self.function("powers");
+        let mut launch = self.stream.launch_builder(f);
+        launch.arg(out).arg(&hi).arg(&lo).arg(&lo_bits).arg(&count);
+        // SAFETY: (out, hi, lo, lo_bits: u32, count: u64) is the kernel's signature; thread
+        // t < count writes out[t] (count ≤ out's length) and reads hi[t >> lo_bits] and
+        // lo[t mod 2^lo_bits], inside both (asserted above).
+        unsafe { launch.launch(Self::config(count)?) }.map_err(driver("launching powers"))?;
+        Ok(())
+    }
+
+    /// One pass of an NTT over `data`'s rows: `layers` layers from span `2^low`, in `blocks`
+    /// tiles of `2^layers × 2^lane_bits` words (see kernels/ntt.cuh).
+    pub(crate) fn ntt_pass(
+        &self,
+        data: &mut Buffer,
+        table: &Buffer,
+        log_table: u32,
+        pass: NttPass,
+    ) -> Result<(), CudaError> {
+        let NttPass {
+            low,
+            layers,
+            width,
+            lane_bits,
+            blocks,
+            flags,
+        } = pass;
+        let span_rows = 1u64 << (low + layers);
+        let rows = blocks / (width << low).div_ceil(1 << lane_bits) * span_rows;
+        assert!(
+            1usize << (layers + lane_bits) <= crate::kernels::lde::TILE
+                && 1 << lane_bits <= crate::kernels::lde::MAX_LANES
+                && rows * width <= data.len() as u64
+                && log_table > low + layers - 1
+                && table.len() as u64 >= 1 << (log_table - 1)
+        );
+        let f = self.function("ntt_pass");
+        let mut launch = self.stream.launch_builder(f);
+        launch
+            .arg(data)
+            .arg(table)
+            .arg(&log_table)
+            .arg(&low)
+            .arg(&layers)
+            .arg(&width)
+            .arg(&lane_bits)
+            .arg(&flags);
+        let grid = u32::try_from(blocks).map_err(|_| CudaError::Driver {
+            what: "launching an NTT pass",
+            message: format!("{blocks} blocks exceed the grid"),
+        })?;
+        let config = LaunchConfig {
+            grid_dim: (grid, 1, 1),
+            block_dim: (NTT_THREADS, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: (data, table, log_table, low, layers: u32, width: u64, lane_bits, flags: u32)
+        // is the kernel's signature. Block k reads and writes the elements of rows
+        // hi·2^(low+layers) .. (hi + 1)·2^(low+layers) for hi = k / tiles, so the `blocks`
+        // blocks stay inside the first `rows · width` words of data (asserted); its tile,
+        // 2^(layers + lane_bits) words, and its lanes fit the kernel's shared arrays
+        // (asserted); twiddle indices
+        // are below 2^(log_table − 1) (log_table > the highest layer, asserted), inside table.
+        unsafe { launch.launch(config) }.map_err(driver("launching an NTT pass"))?;
+        Ok(())
+    }
+
+    /// The LDE's spread: `src` (`2^log_n` rows, coefficients bit-reversed) scaled by `scale`
+    /// into `dst` (`2^(log_n + added)` rows), zero padded (see kernels/ntt.cuh).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn lde_spread(
+        &self,
+        src: &Buffer,
+        dst: &mut Buffer,
+        scale: &Buffer,
+        log_n: u32,
+        added: u32,
+        width: u64,
+        bit_reversed: bool,
+    ) -> Result<(), CudaError> {
+        let rows = 1u64 << log_n;
+        let count = (rows << added) * width;
+        assert!(
+            src.len() as u64 >= rows * width
+                && dst.len() as u64 >= count
+                && scale.len() as u64 >= rows
+        );
+        let bit_reversed = u32::from(bit_reversed);
+        let f = self.function("lde_spread");
+        let mut launch = self.stream.launch_builder(f);
+        launch
+            .arg(src)
+            .arg(dst)
+            .arg(scale)
+            .arg(&log_n)
+            .arg(&added)
+            .arg(&width)
+            .arg(&bit_reversed)
+            .arg(&count);
+        // SAFETY: (src, dst, scale, log_n, added: u32, width: u64, bit_reversed: u32, count:
+        // u64) is the kernel's signature; thread i < count writes dst[i] (count words of dst,
+        // asserted) and reads one word of the first 2^log_n rows of src and one of the first
+        // 2^log_n entries of scale (asserted).
+        unsafe { launch.launch(Self::config(count)?) }.map_err(driver("launching the spread"))?;
+        Ok(())
+    }
+
+    /// A copy of `words` into the first words of `buffer`.
+    pub(crate) fn upload_into(&self, words: &[u64], buffer: &mut Buffer) -> Result<(), CudaError> {
+        assert!(words.len() <= buffer.len());
+        if words.is_empty() {
+            return Ok(());
+        }
+        self.stream
+            .memcpy_htod(words, &mut buffer.slice_mut(..words.len()))
+            .map_err(driver("copying to the device"))
     }
 
     /// Wall time of `f` with the device idle before and after it.

@@ -3,11 +3,13 @@
 # permutations, leaf layers and whole trees of every preset and many shapes equal the CPU's,
 # kernels compile for every architecture), the CLI on the GPU (`aurum info`, `aurum commit`
 # with AURUM_DEVICE=cuda against AURUM_DEVICE=cpu, every preset), and the GPU benchmark
-# (crates/cuda/examples/gpu_bench.rs).
+# (crates/cuda/examples/gpu_bench.rs), then Plonky3's Keccak STARK with aurum-p3's FriPcs
+# committing on the GPU (crates/p3/examples/keccak_prove.rs --fixed-constants: its proofs
+# byte-identical to stock Plonky3's, and timed against stock and the CPU).
 #
 #   scripts/gpu-check.sh bundle        here (any x86-64 Linux with Rust): builds the test binary,
 #                                      the benchmark and the CLI into target/gpu-bundle (about
-#                                      40 MB, stripped), to copy to a GPU machine without Rust
+#                                      20 MB, stripped), to copy to a GPU machine without Rust
 #   scripts/gpu-check.sh run [quick]   there: runs them from target/gpu-bundle; needs the NVIDIA
 #                                      driver and NVRTC (a CUDA toolkit, or the
 #                                      nvidia-cuda-nvrtc wheel), found on the usual paths
@@ -30,6 +32,8 @@ build_bundle() {
   cp target/release/examples/gpu_bench "$bundle/gpu-bench"
   cargo build --release -p aurum-cli
   cp target/release/aurum "$bundle/aurum"
+  cargo build --release -p aurum-p3 --example keccak_prove
+  cp target/release/examples/keccak_prove "$bundle/keccak-prove"
   strip "$bundle"/* 2>/dev/null || true
   ls -l "$bundle"
 }
@@ -78,6 +82,14 @@ run_bundle() {
   done
   echo "== GPU benchmark"
   "$bundle/gpu-bench" "$@" || status=1
+  echo "== Keccak STARK, aurum-fri committing on the GPU"
+  # Identity on one thread (small), then timed rounds on every core.
+  AURUM_DEVICE=cuda "$bundle/keccak-prove" --fixed-constants --log-rows 11 --runs 1 ||
+    status=1
+  AURUM_DEVICE=cuda "$bundle/keccak-prove" --fixed-constants --log-rows 16 --runs 3 \
+    --no-identity || status=1
+  AURUM_DEVICE=cpu "$bundle/keccak-prove" --fixed-constants --log-rows 16 --runs 1 \
+    --no-identity || status=1
   [ "$status" -eq 0 ] && echo "gpu-check: passed" || echo "gpu-check: FAILED"
   return "$status"
 }

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use aurum_merkle::{OpenError, ShapeError};
+use aurum_merkle::{BuildError, OpenError, ShapeError};
 
 /// Why the GPU cannot be used, or what failed on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,6 +75,8 @@ pub enum CommitError {
     Cuda(CudaError),
     /// A cap the tree cannot give (the same checks as the CPU tree's).
     Open(OpenError),
+    /// Layers the tree cannot leave out (the same check as the CPU tree's).
+    Build(BuildError),
 }
 
 impl fmt::Display for CommitError {
@@ -83,6 +85,7 @@ impl fmt::Display for CommitError {
             CommitError::Shape(e) => e.fmt(f),
             CommitError::Cuda(e) => e.fmt(f),
             CommitError::Open(e) => e.fmt(f),
+            CommitError::Build(e) => e.fmt(f),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 mod backend;
 mod device;
+mod engine;
 mod error;
 mod gpu;
 mod info;
@@ -12,6 +13,7 @@ mod merkle;
 mod permute;
 
 pub use device::{AUTO_MIN_ELEMENTS, DEVICE_ENV, DeviceChoice, UnknownDevice, selected_device};
+pub use engine::GpuCommitEngine;
 pub use error::{CommitError, CudaError};
 pub use gpu::{Gpu, compile_kernels, gpu_for};
 pub use info::DeviceInfo;

@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use aurum_goldilocks::Goldilocks;
-use aurum_merkle::{Digest, Matrix, OpenError, Preset, TreeDigests, TreeShape};
+use aurum_merkle::{BuildError, Digest, Matrix, OpenError, Preset, TreeDigests, TreeShape};
 use rayon::prelude::*;
 
 use crate::backend::{self, Buffer, Device, Staging};
@@ -87,10 +87,28 @@ impl GpuTree<'_> {
     /// Every layer, copied back: equal to the CPU's `MerkleTree::into_digests()` (re-attach
     /// them with `MerkleTree::from_digests` to open).
     pub fn digests(&self) -> Result<TreeDigests, CudaError> {
+        self.read_layers(0)
+    }
+
+    /// Layers `dropped..=depth`, copied back: equal to the CPU's
+    /// `MerkleTree::with_dropped_layers(config, matrices, dropped).into_digests()`.
+    pub fn digests_above(&self, dropped: usize) -> Result<TreeDigests, CommitError> {
+        let depth = self.shape.depth();
+        if dropped > depth {
+            return Err(CommitError::Build(BuildError::TooManyDroppedLayers {
+                requested: dropped,
+                depth,
+            }));
+        }
+        Ok(self.read_layers(dropped)?)
+    }
+
+    /// Layers `dropped..=depth` (`dropped ≤ depth`), copied back.
+    fn read_layers(&self, dropped: usize) -> Result<TreeDigests, CudaError> {
         let mut staging = self.gpu.staging()?;
         let staging = staging.as_mut().map_err(Clone::clone)?;
-        let mut layers = Vec::with_capacity(self.layers.len());
-        for (j, buffer) in self.layers.iter().enumerate() {
+        let mut layers = Vec::with_capacity(self.layers.len() - dropped);
+        for (j, buffer) in self.layers.iter().enumerate().skip(dropped) {
             let len = self.shape.stored_len(j).expect("one buffer per layer");
             // Zeroed pages (huge where the kernel gives them), first touched by the parallel
             // copy out of the read-back buffers; the kernels' values are canonical, stored as
@@ -104,8 +122,10 @@ impl GpuTree<'_> {
             self.gpu.device.read_back(staging, buffer, words)?;
             layers.push(layer);
         }
-        Ok(TreeDigests::from_layers(self.shape.clone(), layers)
-            .expect("one layer of the stored length per layer of the shape"))
+        Ok(
+            TreeDigests::from_layers_above(self.shape.clone(), dropped, layers)
+                .expect("one layer of the stored length per layer of the shape"),
+        )
     }
 }
 

@@ -6,20 +6,25 @@
 //! - `gpu::*`: permutations, leaf layers and whole trees (every layer, every preset, single and
 //!   mixed heights) computed on the GPU equal the CPU's; so do coset LDEs (every blow-up, both
 //!   orders, three domains, transforms of one to three passes) and trees committed straight
-//!   from an LDE left on the device. Without a GPU they are reported
+//!   from an LDE left on the device; and `FriPcs` proofs with the GPU as commit engine equal
+//!   the CPU's byte for byte. Without a GPU they are reported
 //!   ignored with the reason; `AURUM_REQUIRE_GPU=1` (scripts/gpu-check.sh) makes that a
 //!   failure.
 
+use std::sync::Arc;
+
 use aurum_cuda::{
-    CommitError, CudaError, Gpu, GpuPermutation, LdeError, commit, commit_matrices,
-    commit_on_device, compile_kernels, coset_lde, coset_lde_on_device, hash_resident,
+    CommitError, CudaError, Gpu, GpuCommitEngine, GpuPermutation, LdeError, commit,
+    commit_matrices, commit_on_device, compile_kernels, coset_lde, coset_lde_on_device,
+    hash_resident,
 };
+use aurum_fri::{Evaluations, FriParameters, FriPcs, OpeningRequest, codec};
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::{Commitment, Matrix, MerkleTree, Preset, ShapeError, verify, with_preset};
 use aurum_ntt::{Domain, Ntt, NttError, Order};
 use aurum_poseidon::Poseidon;
 use aurum_poseidon2::Poseidon2Goldilocks;
-use aurum_symmetric::Permutation;
+use aurum_symmetric::{Challenger, DuplexChallenger, Permutation};
 use aurum_testing::values::{DANGER, seeded};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
@@ -386,6 +391,67 @@ fn lde_errors_match_the_cpu(gpu: &Gpu) -> Result<(), Failed> {
     Ok(())
 }
 
+/// A FRI proof of two matrices (different heights, one on a coset, cap height 2), encoded,
+/// with the commitment's cap appended.
+fn fri_proof<C: aurum_merkle::MerkleConfig>(pcs: &FriPcs<C>) -> Result<Vec<u8>, Failed> {
+    let a = seeded(13 << 12, 21);
+    let b = seeded(3 << 10, 22);
+    let (commitment, data) = pcs.commit(vec![
+        Evaluations::new(a, 13),
+        Evaluations::on_coset(b, 3, Goldilocks::from_u64(5)),
+    ])?;
+    let mut challenger = DuplexChallenger::<_, 8, 4>::new(Poseidon2Goldilocks::<8>::new());
+    challenger.observe_slice(&commitment.cap.concat());
+    let points: Vec<Vec<_>> = (0..2)
+        .map(|_| (0..2).map(|_| challenger.sample_ext()).collect())
+        .collect();
+    let (_, proof) = pcs.open(
+        &[OpeningRequest {
+            data: &data,
+            points: &points,
+        }],
+        &mut challenger,
+    )?;
+    let mut bytes = codec::encode(&proof);
+    for digest in &commitment.cap {
+        bytes.extend(
+            digest
+                .iter()
+                .flat_map(|x| x.as_canonical_u64().to_le_bytes()),
+        );
+    }
+    Ok(bytes)
+}
+
+/// `FriPcs` with the GPU computing its LDEs and input tree proves byte for byte as on the CPU.
+fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
+    let gpu = Gpu::shared()?;
+    let params = FriParameters {
+        log_blowup: 1,
+        log_final_poly_len: 1,
+        max_log_arity: 3,
+        num_queries: 12,
+        batch_proof_of_work_bits: 4,
+        commit_proof_of_work_bits: 4,
+        query_proof_of_work_bits: 6,
+    };
+    for preset in [Preset::Poseidon2W8, Preset::Plonky2, Preset::Poseidon2W16] {
+        with_preset!(preset, |config| {
+            let cpu = FriPcs::new(config.clone(), params)?.with_cap_height(2);
+            let engine = Arc::new(GpuCommitEngine::new(gpu));
+            let on_gpu = cpu.clone().with_engine(engine.clone());
+            if fri_proof(&on_gpu)? != fri_proof(&cpu)? {
+                return Err(format!("{preset}: the proofs differ").into());
+            }
+            if engine.jobs() != 1 {
+                return Err(format!("{preset}: the GPU ran {} commitments", engine.jobs()).into());
+            }
+            Ok::<(), Failed>(())
+        })?;
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials: Vec<Trial> = ARCHITECTURES.iter().map(|&a| nvrtc_trial(a)).collect();
@@ -402,6 +468,7 @@ fn main() {
             lde_commitments_match_the_cpu,
         ),
         gpu_trial("lde_errors_match_the_cpu", lde_errors_match_the_cpu),
+        gpu_trial("fri_proofs_match_the_cpu", fri_proofs_match_the_cpu),
     ]);
     libtest_mimic::run(&args, trials).exit();
 }

@@ -179,6 +179,9 @@ pub enum CommitError {
         /// The bytes asked for.
         bytes: usize,
     },
+    /// The commit engine ([`FriPcs::with_engine`](crate::FriPcs::with_engine)) failed, or
+    /// returned LDEs or digests of other shapes than asked for.
+    Engine(String),
 }
 
 impl fmt::Display for CommitError {
@@ -211,6 +214,7 @@ impl fmt::Display for CommitError {
                  most {max_cap_height} commits to all of them)"
             ),
             CommitError::OutOfMemory { what, bytes } => fmt_no_memory(f, what, *bytes),
+            CommitError::Engine(message) => write!(f, "commit engine: {message}"),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod codec;
 mod domain;
+mod engine;
 mod error;
 mod fold;
 mod fold_schedule;
@@ -15,6 +16,7 @@ mod quotient;
 pub mod transcript;
 mod verifier;
 
+pub use engine::{CommitEngine, EngineCommit, EngineMatrix};
 pub use error::{CommitError, DecodeError, OpenError, ParamsError, PowPhase, VerifyError};
 pub use fold_schedule::fold_schedule;
 pub use instrument::Timings;

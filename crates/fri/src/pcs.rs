@@ -2,17 +2,20 @@
 //! verify openings — Plonky3's `TwoAdicFriPcs` with `MerkleTreeMmcs` for the inputs and
 //! `ExtensionMmcs` over the same tree for the folded codewords.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{
-    BuildError, Commitment, Dimensions, Matrix, MerkleConfig, MerkleTree, TreeDigests, TreeShape,
+    BuildError, Commitment, Dimensions, Matrix, MerkleConfig, MerkleTree, Preset, TreeDigests,
+    TreeShape,
 };
 use aurum_ntt::{Ntt, NttError, Order};
 use aurum_symmetric::Challenger;
 use tracing::{debug_span, info_span};
 
 use crate::domain::SHIFT;
+use crate::engine::{CommitEngine, EngineMatrix};
 use crate::error::{CommitError, OpenError, ParamsError, VerifyError, open_multi_error};
 use crate::instrument::{Shapes, Timings, timed};
 use crate::limits::MAX_LOG_DOMAIN;
@@ -29,6 +32,8 @@ pub struct FriPcs<C> {
     config: C,
     params: FriParameters,
     cap_height: usize,
+    /// Where the input LDEs and tree are computed when not here, and the preset it builds.
+    engine: Option<(Arc<dyn CommitEngine>, Preset)>,
 }
 
 /// Digest layers an input tree does not store: the leaf digests, as much memory as all the
@@ -156,7 +161,25 @@ impl<C: MerkleConfig> FriPcs<C> {
             config,
             params,
             cap_height: 0,
+            engine: None,
         })
+    }
+
+    /// Computes [`FriPcs::commit`]'s LDEs and tree with `engine` (a GPU's) where it takes the
+    /// job. Only for the five presets' configurations ([`Preset::of`]): for any other the
+    /// scheme keeps committing on the CPU, and `engine_preset` says so. The proofs are the
+    /// same either way (the engine computes the same values; the scheme checks their shapes).
+    #[must_use]
+    pub fn with_engine(mut self, engine: Arc<dyn CommitEngine>) -> Self {
+        self.engine = Preset::of(&self.config).map(|preset| (engine, preset));
+        self
+    }
+
+    /// The preset the commit engine builds, or `None` where commitments stay on the CPU (no
+    /// engine, or a configuration that is not a preset's).
+    #[must_use]
+    pub fn engine_preset(&self) -> Option<Preset> {
+        self.engine.as_ref().map(|(_, preset)| *preset)
     }
 
     /// Commits with caps of height `cap_height` (lowered to a tree's depth for small trees).
@@ -199,8 +222,76 @@ impl<C: MerkleConfig> FriPcs<C> {
         matrices: Vec<Evaluations>,
         timings: &mut Timings,
     ) -> Result<(Commitment, ProverData), CommitError> {
+        if let Some((engine, preset)) = &self.engine {
+            self.check_inputs(&matrices)?;
+            if let Some(done) =
+                self.commit_on_engine(engine.as_ref(), *preset, &matrices, timings)?
+            {
+                return Ok(done);
+            }
+        }
         let committed = timed(&mut timings.lde, || self.extend(matrices))?;
         timed(&mut timings.merkle, || self.commit_ldes_checked(committed))
+    }
+
+    /// The commitment computed by `engine`, or `None` where it leaves the job to the CPU.
+    fn commit_on_engine(
+        &self,
+        engine: &dyn CommitEngine,
+        preset: Preset,
+        matrices: &[Evaluations],
+        timings: &mut Timings,
+    ) -> Result<Option<(Commitment, ProverData)>, CommitError> {
+        let log_blowup = self.params.log_blowup;
+        let dims: Vec<Dimensions> = matrices
+            .iter()
+            .map(|m| Dimensions {
+                width: m.width,
+                height: (m.values.len() / m.width) << log_blowup,
+            })
+            .collect();
+        let (_, dropped) = self.tree_plan(&dims)?;
+        let inputs: Vec<EngineMatrix<'_>> = matrices
+            .iter()
+            .map(|m| EngineMatrix {
+                values: &m.values,
+                width: m.width,
+                lde_shift: SHIFT * m.shift.inverse(),
+            })
+            .collect();
+        let Some(done) = engine
+            .commit(preset, &inputs, log_blowup, dropped)
+            .map_err(CommitError::Engine)?
+        else {
+            return Ok(None);
+        };
+        timings.lde += done.lde_time;
+        timings.merkle += done.merkle_time;
+        let shapes_match = done.ldes.len() == dims.len()
+            && done
+                .ldes
+                .iter()
+                .zip(&dims)
+                .all(|(lde, d)| lde.len() == d.width * d.height)
+            && done.digests.shape().dims() == dims.as_slice()
+            && done.digests.layer(dropped).is_some()
+            && (dropped == 0 || done.digests.layer(dropped - 1).is_none());
+        if !shapes_match {
+            return Err(CommitError::Engine(
+                "the engine returned LDEs or digest layers of other shapes than asked for".into(),
+            ));
+        }
+        let committed = done
+            .ldes
+            .into_iter()
+            .zip(&dims)
+            .map(|(lde, d)| Committed {
+                lde,
+                width: d.width,
+                log_height: d.height.trailing_zeros() as usize,
+            })
+            .collect();
+        Ok(Some(self.prover_data(committed, done.digests)))
     }
 
     /// The LDE of each matrix as [`FriPcs::commit`] computes it, without committing.
@@ -247,8 +338,8 @@ impl<C: MerkleConfig> FriPcs<C> {
         self.commit_ldes_checked(committed)
     }
 
-    /// The LDE of each matrix (checked first, all of them, before any work).
-    fn extend(&self, matrices: Vec<Evaluations>) -> Result<Vec<Committed>, CommitError> {
+    /// The checks of every input matrix, before any work.
+    fn check_inputs(&self, matrices: &[Evaluations]) -> Result<(), CommitError> {
         if matrices.is_empty() {
             return Err(CommitError::NoMatrices);
         }
@@ -266,6 +357,12 @@ impl<C: MerkleConfig> FriPcs<C> {
                 return Err(CommitError::ZeroShift { matrix });
             }
         }
+        Ok(())
+    }
+
+    /// The LDE of each matrix (checked first, all of them, before any work).
+    fn extend(&self, matrices: Vec<Evaluations>) -> Result<Vec<Committed>, CommitError> {
+        self.check_inputs(&matrices)?;
         let ntt = Ntt::default();
         matrices
             .into_iter()
@@ -313,7 +410,17 @@ impl<C: MerkleConfig> FriPcs<C> {
             .map(|m| Matrix::new(&m.lde, m.width).expect("checked when extended"))
             .collect();
         let dims: Vec<Dimensions> = views.iter().map(Matrix::dimensions).collect();
-        let shape = TreeShape::new(&dims).map_err(|e| CommitError::Tree(BuildError::Shape(e)))?;
+        let (_, dropped) = self.tree_plan(&dims)?;
+        let tree = debug_span!("build merkle tree", dimensions = %Shapes(&dims))
+            .in_scope(|| MerkleTree::with_dropped_layers(&self.config, views, dropped))?;
+        let digests = tree.into_digests();
+        Ok(self.prover_data(matrices, digests))
+    }
+
+    /// The cap height of the tree over LDEs of `dims` and the digest layers it drops, or why
+    /// no tree commits to them.
+    fn tree_plan(&self, dims: &[Dimensions]) -> Result<(usize, usize), CommitError> {
+        let shape = TreeShape::new(dims).map_err(|e| CommitError::Tree(BuildError::Shape(e)))?;
         let cap_height = effective_cap_height(self.cap_height, shape.depth());
         let max_cap_height = shape.max_cap_height();
         if cap_height > max_cap_height {
@@ -322,14 +429,31 @@ impl<C: MerkleConfig> FriPcs<C> {
                 max_cap_height,
             });
         }
-        let dropped = INPUT_DROPPED_LAYERS.min(shape.depth() - cap_height);
-        let tree = debug_span!("build merkle tree", dimensions = %Shapes(&dims))
-            .in_scope(|| MerkleTree::with_dropped_layers(&self.config, views, dropped))?;
-        let commitment = tree
+        Ok((
+            cap_height,
+            INPUT_DROPPED_LAYERS.min(shape.depth() - cap_height),
+        ))
+    }
+
+    /// The commitment and prover data of `matrices` and their tree's `digests` (whose
+    /// shape `tree_plan` accepted).
+    fn prover_data(
+        &self,
+        matrices: Vec<Committed>,
+        digests: TreeDigests,
+    ) -> (Commitment, ProverData) {
+        let (cap_height, _) = self
+            .tree_plan(digests.shape().dims())
+            .expect("planned before the tree was built");
+        let views: Vec<Matrix<'_>> = matrices
+            .iter()
+            .map(|m| Matrix::new(&m.lde, m.width).expect("checked when extended"))
+            .collect();
+        let commitment = MerkleTree::from_digests(&self.config, views, &digests)
+            .expect("the digests of these matrices")
             .commitment(cap_height)
             .expect("cap height checked against the tree");
-        let digests = tree.into_digests();
-        Ok((
+        (
             commitment.clone(),
             ProverData {
                 matrices,
@@ -338,7 +462,7 @@ impl<C: MerkleConfig> FriPcs<C> {
                 log_blowup: self.params.log_blowup,
                 cap_height: self.cap_height,
             },
-        ))
+        )
     }
 
     /// Opens each request's matrices at their points: returns the values (which the caller

@@ -3,6 +3,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use aurum_goldilocks::Goldilocks;
 use aurum_poseidon::{HashOrNoop, LinearHash, Poseidon, TwoToOne};
 use aurum_poseidon2::{LinearLayers, Plonky3Layers, Poseidon2Goldilocks};
 use aurum_symmetric::{Compressor, Hasher, PaddingFreeSponge, TruncatedPermutation};
@@ -207,6 +208,36 @@ impl Preset {
             Preset::Plonky2 => "plonky2",
             Preset::Polygon => "polygon",
         }
+    }
+}
+
+impl Preset {
+    /// The preset `config` computes, whatever it is called, recognised by its answers: leaf
+    /// hashes of rows around every preset's sponge rate and a compression, equal to the
+    /// preset's. `None` for a configuration that computes none of them (other round constants,
+    /// other hashes) — so a tree built elsewhere for the returned preset (the GPU's) is the
+    /// tree `config` builds.
+    #[must_use]
+    pub fn of<C: MerkleConfig>(config: &C) -> Option<Preset> {
+        let row: Vec<Goldilocks> = (1..=17u64)
+            .map(|i| Goldilocks::from_u64(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+            .collect();
+        let digest = |i: u64| core::array::from_fn(|k| Goldilocks::from_u64(i * 4 + k as u64));
+        let lengths = [1, 4, 5, 8, 9, 12, 13, 17];
+        let leaves: Vec<_> = lengths
+            .iter()
+            .map(|&n| config.leaf().hash(&row[..n]))
+            .collect();
+        let node = config.node().compress([digest(1), digest(2)]);
+        Preset::ALL.into_iter().find(|&preset| {
+            with_preset!(preset, |reference| {
+                lengths
+                    .iter()
+                    .zip(&leaves)
+                    .all(|(&n, leaf)| reference.leaf().hash(&row[..n]) == *leaf)
+                    && reference.node().compress([digest(1), digest(2)]) == node
+            })
+        })
     }
 }
 

@@ -269,15 +269,27 @@ impl TreeDigests {
     /// would cost a rebuild): openings of wrong ones would not verify.
     #[must_use]
     pub fn from_layers(shape: TreeShape, layers: Vec<Vec<Digest>>) -> Option<Self> {
-        let lengths_match = layers.len() == shape.num_layers()
+        Self::from_layers_above(shape, 0, layers)
+    }
+
+    /// [`TreeDigests::from_layers`] for a tree that keeps only layers `dropped..=depth` (as
+    /// [`MerkleTree::with_dropped_layers`] builds it): `layers[i]` is layer `dropped + i`.
+    #[must_use]
+    pub fn from_layers_above(
+        shape: TreeShape,
+        dropped: usize,
+        layers: Vec<Vec<Digest>>,
+    ) -> Option<Self> {
+        let lengths_match = dropped <= shape.depth()
+            && dropped + layers.len() == shape.num_layers()
             && layers
                 .iter()
                 .enumerate()
-                .all(|(j, layer)| shape.stored_len(j) == Some(layer.len()));
+                .all(|(i, layer)| shape.stored_len(dropped + i) == Some(layer.len()));
         lengths_match.then_some(Self {
             shape,
             layers,
-            dropped: 0,
+            dropped,
         })
     }
 

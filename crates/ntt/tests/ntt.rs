@@ -271,3 +271,27 @@ fn hostile_sizes_are_errors_at_every_entry_point() {
         }
     }
 }
+
+/// `check_coset_lde` gives what `Ntt::coset_lde` gives: the same error for each bad request,
+/// the rows' logarithm and the output length for a good one.
+#[test]
+fn the_public_lde_check_is_the_lde_s() {
+    use aurum_ntt::check_coset_lde;
+    let values = [Goldilocks::ONE; 24];
+    let seven = Goldilocks::from_u64(7);
+    let ntt = Ntt::plonky3();
+    for (len, width, added_bits, shift) in [
+        (24, 0, 1, seven),
+        (24, 5, 1, seven),
+        (24, 8, 1, seven),
+        (24, 3, 0, seven),
+        (24, 3, 5, seven),
+        (24, 3, 1, Goldilocks::ZERO),
+    ] {
+        let cpu = ntt
+            .coset_lde(&values[..len], width, added_bits, shift, Order::Natural)
+            .expect_err("a bad request");
+        assert_eq!(check_coset_lde(len, width, added_bits, shift), Err(cpu));
+    }
+    assert_eq!(check_coset_lde(24, 3, 2, seven), Ok((3, 96)));
+}

@@ -29,7 +29,9 @@ pub use poseidon2::Poseidon2Goldilocks;
 // errors (`FriPcs::new`, the `Pcs` implementation), the SIMD backend (`backend()` to log at
 // start-up, `NttDft::with_backend`), `NttDft`'s error, and the round constants of
 // `Poseidon2Goldilocks::with_constants` and `from_p3_constants`.
-pub use aurum_fri::{CommitError, FriParameters, OpenError, ParamsError, ProverData, VerifyError};
+pub use aurum_fri::{
+    CommitEngine, CommitError, FriParameters, OpenError, ParamsError, ProverData, VerifyError,
+};
 pub use aurum_goldilocks::{Backend, BackendError, backend, selected_backend};
 pub use aurum_ntt::NttError;
 pub use aurum_poseidon2::RoundConstants;

@@ -154,6 +154,17 @@ where
         ))
     }
 
+    /// Computes the commitments' LDEs and input trees with `engine` (a GPU's,
+    /// `aurum_cuda::GpuCommitEngine`) where it takes the job: for a permutation with Plonky3's
+    /// fixed constants ([`Poseidon2Goldilocks::new`](crate::Poseidon2Goldilocks::new), which
+    /// the presets use); with other constants the scheme keeps committing on the CPU
+    /// (`self.aurum().engine_preset()` says which). The proofs are the same either way.
+    #[must_use]
+    pub fn with_engine(mut self, engine: std::sync::Arc<dyn aurum_fri::CommitEngine>) -> Self {
+        self.inner = self.inner.with_engine(engine);
+        self
+    }
+
     /// The scheme a Plonky3 configuration describes: where it would build
     /// `TwoAdicFriPcs::new(dft, input_mmcs, fri_params)`, this is
     /// `FriPcs::from_p3_parameters(perm, &input_mmcs, &fri_params)`, with `perm` the

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use aurum_fri::{
@@ -16,7 +17,7 @@ use aurum_symmetric::{Challenger, DuplexChallenger};
 use crate::args::{FriProveArgs, FriStatementArgs};
 use crate::error::Error;
 use crate::files;
-use crate::flags::{thread_pool, to_usize};
+use crate::flags::{checked_device, thread_pool, to_usize};
 use crate::fri::preset::{draw_points, with_fri_preset};
 use crate::fri::proof_file::{FORMAT, FriProofFile};
 use crate::fri::report::{Proved, print_report};
@@ -25,16 +26,21 @@ use crate::hex::{hex_bytes, hex_digest, hex_words};
 use crate::input::{MatrixSource, random_matrix};
 use crate::progress;
 
+/// Proves with `engine` computing the LDE and the input tree where it takes the job.
 fn prove_with<C: MerkleConfig, Ch: Challenger>(
     config: C,
     new_challenger: impl Fn() -> Ch,
     statement: &Statement,
     values: Vec<aurum_goldilocks::Goldilocks>,
+    engine: Option<&Arc<aurum_cuda::GpuCommitEngine>>,
     status: &mut progress::Status,
 ) -> Result<Proved, Error> {
-    let pcs = FriPcs::new(config, statement.params)
+    let mut pcs = FriPcs::new(config, statement.params)
         .map_err(|e| Error::Failed(e.to_string()))?
         .with_cap_height(statement.cap_height);
+    if let Some(engine) = engine {
+        pcs = pcs.with_engine(engine.clone());
+    }
     let mut timings = Timings::default();
     status.show("committing (LDE, Merkle tree)");
     let (commitment, data) = pcs
@@ -90,8 +96,15 @@ fn prove_with<C: MerkleConfig, Ch: Challenger>(
         opened_values: values.into_iter().flatten().flatten().collect(),
         proof: hex_bytes(&bytes),
     };
+    let device = match engine {
+        Some(engine) if engine.jobs() > 0 => {
+            format!("{} (CUDA): LDE and Merkle tree", engine.gpu().info().name)
+        }
+        _ => "cpu".to_string(),
+    };
     Ok(Proved {
         root,
+        device,
         timings,
         verify,
         proof_bytes: bytes.len(),
@@ -112,6 +125,7 @@ pub fn prove_generated(
         challenger,
         statement,
         values,
+        None,
         &mut status
     ))
     .map(|proved| (proved.root, proved.file))
@@ -152,6 +166,7 @@ pub(crate) fn commit_and_open(
         challenger,
         &statement,
         values,
+        None,
         &mut status
     ))
     .map(|proved| proved.timings)
@@ -208,6 +223,11 @@ pub(crate) fn prove(args: FriProveArgs, backend: Backend) -> Result<ExitCode, Er
         }
     };
     let statement = args.statement.statement(rows)?;
+    let device = checked_device()?;
+    let engine =
+        aurum_cuda::GpuCommitEngine::for_job(device, statement.rows.saturating_mul(statement.cols))
+            .map_err(|e| Error::Backend(format!("{}={device}: {e}", aurum_cuda::DEVICE_ENV)))?
+            .map(Arc::new);
     // The proof file, checked and its temporary created before any work.
     let inputs: Vec<(&str, &Path)> = args
         .input
@@ -230,6 +250,7 @@ pub(crate) fn prove(args: FriProveArgs, backend: Backend) -> Result<ExitCode, Er
             challenger,
             &statement,
             values,
+            engine.as_ref(),
             &mut status
         ))
     })?;

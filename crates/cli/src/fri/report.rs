@@ -17,6 +17,8 @@ use crate::report::{RunJson, peak_memory_bytes, peak_memory_text, print_json};
 /// What `aurum fri` measured.
 pub(crate) struct Proved {
     pub(crate) root: aurum_merkle::Digest,
+    /// Where the LDE and the input tree were computed (`cpu`, or the GPU's name).
+    pub(crate) device: String,
     pub(crate) timings: Timings,
     pub(crate) verify: Duration,
     pub(crate) proof_bytes: usize,
@@ -28,6 +30,7 @@ pub(crate) struct Proved {
 struct JsonReport<'a> {
     #[serde(flatten)]
     run: RunJson,
+    device: &'a str,
     preset: &'a str,
     source: String,
     rows: usize,
@@ -69,6 +72,7 @@ pub(crate) fn print_report(
     if args.json {
         let report = JsonReport {
             run: RunJson::new(backend, threads),
+            device: &proved.device,
             preset: statement.preset.name(),
             source: source.describe(),
             rows: statement.rows,
@@ -97,6 +101,7 @@ pub(crate) fn print_report(
     }
     let ms = |d: Duration| format!("{:9.1} ms", d.as_secs_f64() * 1e3);
     println!("backend:      {}", backend.describe());
+    println!("device:       {}", proved.device);
     println!("threads:      {threads}");
     println!(
         "matrix:       {} rows × {} columns, {}",

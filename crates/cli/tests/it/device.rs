@@ -17,7 +17,11 @@ fn with_device(device: &str, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn a_value_that_names_no_device_is_refused() {
-    for args in [&["commit", "--rows", "64"][..], &["info", "--millis", "1"]] {
+    for args in [
+        &["commit", "--rows", "64"][..],
+        &["info", "--millis", "1"],
+        &["fri", "--rows", "64", "--cols", "2"],
+    ] {
         refused(
             &with_device("tpu", args),
             &["AURUM_DEVICE=\"tpu\"", "expected auto, cpu or cuda"],
@@ -87,6 +91,59 @@ fn the_report_names_the_device() {
     // A small matrix stays on the CPU under auto, GPU or not.
     assert!(
         stdout(&out).contains("device:      cpu"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// `aurum fri` follows `AURUM_DEVICE` for its LDE and input tree: on the GPU where there is
+/// one, with the same proof as the CPU's; a one-line error under `cuda` where there is none.
+#[test]
+fn fri_proves_on_the_gpu_or_says_there_is_none() {
+    let cpu_file = temp("device-fri-cpu.json");
+    let gpu_file = temp("device-fri-gpu.json");
+    let _ = std::fs::remove_file(&cpu_file);
+    let _ = std::fs::remove_file(&gpu_file);
+    let args = |out: &std::path::Path| {
+        [
+            "fri",
+            "--rows",
+            "1024",
+            "--cols",
+            "5",
+            "--json",
+            "--out",
+            out.to_str().unwrap(),
+        ]
+        .map(str::to_string)
+    };
+    let run = |device: &str, out: &std::path::Path| {
+        let args = args(out);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        with_device(device, &args)
+    };
+    let cpu = json(&run("cpu", &cpu_file));
+    assert_eq!(cpu["device"], "cpu");
+    let out = run("cuda", &gpu_file);
+    if out.status.success() {
+        let gpu = json(&out);
+        assert!(gpu["device"].as_str().unwrap().contains("(CUDA)"), "{gpu}");
+        assert_eq!(gpu["root"], cpu["root"]);
+        assert_eq!(
+            std::fs::read(&gpu_file).unwrap(),
+            std::fs::read(&cpu_file).unwrap(),
+            "the proof files differ"
+        );
+    } else {
+        refused(&out, &["AURUM_DEVICE=cuda: "]);
+        assert!(stdout(&out).is_empty());
+        assert!(!gpu_file.exists());
+    }
+    // Small jobs stay on the CPU under auto, GPU or not.
+    let out = with_device("auto", &["fri", "--rows", "64", "--cols", "2"]);
+    assert!(out.status.success());
+    assert!(
+        stdout(&out).contains("device:       cpu"),
         "{}",
         stdout(&out)
     );

@@ -570,3 +570,70 @@ fn overlapped_errors_stop_both_sides() {
         "{err:?}"
     );
 }
+
+/// Each preset's configuration is recognised as that preset, under any name (one named like
+/// another preset is the one it computes); one with other round constants is none.
+#[test]
+fn presets_are_recognised_by_their_answers() {
+    use aurum_merkle::{Preset, with_preset};
+    for preset in Preset::ALL {
+        assert_eq!(with_preset!(preset, |c| Preset::of(&c)), Some(preset));
+    }
+    let impostor = config::Config::new(
+        "plonky2",
+        config::poseidon2_w12().leaf().clone(),
+        config::poseidon2_w12().node().clone(),
+    );
+    // Named plonky2, computing poseidon2-w12: it is what it computes.
+    assert_eq!(Preset::of(&impostor), Some(Preset::Poseidon2W12));
+    let renamed = config::Config::new(
+        "mine",
+        config::poseidon2_w8().leaf().clone(),
+        config::poseidon2_w8().node().clone(),
+    );
+    assert_eq!(Preset::of(&renamed), Some(Preset::Poseidon2W8));
+    // Poseidon2 of width 8 with other round constants.
+    let mut constants = aurum_poseidon2::Poseidon2Goldilocks::<8>::new()
+        .constants()
+        .clone();
+    constants.internal[3] += Goldilocks::ONE;
+    let other = aurum_poseidon2::Poseidon2Goldilocks::<8>::with_constants(constants);
+    let other = config::Config::new(
+        "poseidon2-w8",
+        aurum_symmetric::PaddingFreeSponge::<_, 8, 4, 4>::new(other.clone()),
+        aurum_symmetric::TruncatedPermutation::<_, 8, 4>::new(other),
+    );
+    assert_eq!(Preset::of(&other), None);
+}
+
+/// Layers computed elsewhere, the lowest left out, re-attach like a dropped-layer tree's own:
+/// the same openings; wrong layer counts or lengths are refused.
+#[test]
+fn layers_above_a_dropped_one_reattach() {
+    let c = config::poseidon2_w8();
+    let shape = [(64usize, 3usize), (32, 2)];
+    let data = data_for(&shape);
+    let full = MerkleTree::new(&c, build(&data, &shape)).unwrap();
+    let dropped = MerkleTree::with_dropped_layers(&c, build(&data, &shape), 1).unwrap();
+    let tree_shape = full.shape().clone();
+    let upper: Vec<Vec<Digest>> = (1..tree_shape.num_layers())
+        .map(|j| full.layer(j).unwrap().to_vec())
+        .collect();
+    let digests =
+        aurum_merkle::TreeDigests::from_layers_above(tree_shape.clone(), 1, upper.clone()).unwrap();
+    let attached = MerkleTree::from_digests(&c, build(&data, &shape), &digests).unwrap();
+    assert!(attached.layer(0).is_none());
+    for index in [0, 17, 63] {
+        assert_eq!(
+            attached.open(index, 0).unwrap(),
+            dropped.open(index, 0).unwrap()
+        );
+    }
+    assert!(
+        aurum_merkle::TreeDigests::from_layers_above(tree_shape.clone(), 0, upper.clone())
+            .is_none()
+    );
+    assert!(
+        aurum_merkle::TreeDigests::from_layers_above(tree_shape, 2, upper[1..].to_vec()).is_some()
+    );
+}

@@ -6,6 +6,8 @@
 // Each test binary and the example use a different part of this module.
 #![allow(dead_code)]
 
+use std::sync::Arc;
+
 use aurum_poseidon2::{LinearLayers, Plonky3Layers};
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_challenger::DuplexChallenger;
@@ -121,16 +123,54 @@ pub fn aurum_fri_config<const W: usize, const RATE: usize>(
 where
     Plonky3Layers: LinearLayers<W>,
 {
-    let perm = AurumPerm::<W>::new_from_rng_128(rng);
+    aurum_fri_config_of(AurumPerm::<W>::new_from_rng_128(rng), None)
+}
+
+/// [`aurum_fri_config`] over `perm`, with `engine` computing the commitments' LDEs and input
+/// trees where given (it takes them for Plonky3's fixed constants only).
+pub fn aurum_fri_config_of<const W: usize, const RATE: usize>(
+    perm: AurumPerm<W>,
+    engine: Option<Arc<dyn aurum_p3::CommitEngine>>,
+) -> AurumFriConfig<W, RATE>
+where
+    Plonky3Layers: LinearLayers<W>,
+{
     let val_mmcs = ValMmcs::new(
         aurum_p3::PaddingFreeSponge::new(perm.clone()),
         aurum_p3::TruncatedPermutation::new(perm.clone()),
         0,
     );
     let fri_params = FriParameters::new_benchmark(ChallengeMmcs::new(val_mmcs.clone()));
-    let pcs = AurumFriPcs::from_p3_parameters(perm.clone(), &val_mmcs, &fri_params)
+    let mut pcs = AurumFriPcs::from_p3_parameters(perm.clone(), &val_mmcs, &fri_params)
         .expect("aurum-fri runs Plonky3's benchmark parameters");
+    if let Some(engine) = engine {
+        pcs = pcs.with_engine(engine);
+    }
     StarkConfig::new(pcs, DuplexChallenger::new(perm))
+}
+
+/// The three configurations of width 8 over Plonky3's fixed Poseidon2 constants
+/// (`default_goldilocks_poseidon2_8`, which Aurum's presets — and so its GPU kernels —
+/// compute) instead of drawn ones; `engine` computes the `aurum_p3::FriPcs` prover's LDEs and
+/// input trees where given.
+pub fn fixed_triple(
+    engine: Option<Arc<dyn aurum_p3::CommitEngine>>,
+) -> (StockConfig<8, 4>, AurumConfig<8, 4>, AurumFriConfig<8, 4>) {
+    let stock_perm = p3_goldilocks::default_goldilocks_poseidon2_8();
+    let stock = config(
+        stock_perm.clone(),
+        p3_symmetric::PaddingFreeSponge::new(stock_perm.clone()),
+        p3_symmetric::TruncatedPermutation::new(stock_perm),
+        Radix2DitParallel::default(),
+    );
+    let perm = AurumPerm::<8>::new();
+    let aurum = config(
+        perm.clone(),
+        aurum_p3::PaddingFreeSponge::new(perm.clone()),
+        aurum_p3::TruncatedPermutation::new(perm.clone()),
+        aurum_p3::NttDft::default(),
+    );
+    (stock, aurum, aurum_fri_config_of(perm, engine))
 }
 
 /// All three configurations from one seed (see [`config_pair`]).

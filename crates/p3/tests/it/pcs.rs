@@ -328,3 +328,52 @@ fn from_p3_parameters_refuses_what_it_cannot_follow() {
     ));
     assert!(from_p3(&perm, &val_mmcs(&perm, 3), &benchmark(val_mmcs(&perm, 3))).is_ok());
 }
+
+/// A commit engine (`FriPcs::with_engine`, a GPU's) is handed the commitments of a scheme over
+/// Plonky3's fixed constants, which the presets compute; over drawn constants the scheme keeps
+/// committing on the CPU, and its proofs are the stock ones.
+#[test]
+fn an_engine_is_used_for_plonky3_s_fixed_constants_only() {
+    #[derive(Debug)]
+    struct Refuses;
+    impl aurum_p3::CommitEngine for Refuses {
+        fn commit(
+            &self,
+            _: aurum_merkle::Preset,
+            _: &[aurum_fri::EngineMatrix<'_>],
+            _: usize,
+            _: usize,
+        ) -> Result<Option<aurum_fri::EngineCommit>, String> {
+            Err("not here".into())
+        }
+    }
+    let params = aurum_p3::FriParameters::benchmark();
+    let scheme = |perm: AurumPerm<8>| {
+        aurum_p3::FriPcs::<AurumPerm<8>, 8, 4>::new(
+            PaddingFreeSponge::new(perm.clone()),
+            TruncatedPermutation::new(perm),
+            0,
+            params,
+        )
+        .unwrap()
+        .with_engine(std::sync::Arc::new(Refuses))
+    };
+    let fixed = scheme(AurumPerm::<8>::new());
+    assert_eq!(
+        fixed.aurum().engine_preset(),
+        Some(aurum_merkle::Preset::Poseidon2W8)
+    );
+    let drawn = scheme(AurumPerm::<8>::new_from_rng_128(
+        &mut SmallRng::seed_from_u64(1),
+    ));
+    assert_eq!(drawn.aurum().engine_preset(), None);
+    // The engine is asked, and its failure is the commitment's error.
+    let values = vec![aurum_goldilocks::Goldilocks::ONE; 64];
+    match fixed
+        .aurum()
+        .commit(vec![aurum_fri::Evaluations::new(values, 2)])
+    {
+        Err(CommitError::Engine(message)) => assert_eq!(message, "not here"),
+        other => panic!("{other:?}"),
+    }
+}

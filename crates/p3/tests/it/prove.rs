@@ -9,7 +9,7 @@ use crate::common;
 
 use common::{
     AurumFriConfig, Challenge, FibonacciAir, StockConfig, Val, config_pair, config_triple,
-    fibonacci_trace, on_one_thread,
+    fibonacci_trace, fixed_triple, on_one_thread,
 };
 use p3_field::PrimeCharacteristicRing;
 use p3_keccak_air::{KeccakAir, generate_trace_rows};
@@ -24,6 +24,10 @@ use rand::RngExt;
 macro_rules! assert_identical_proofs {
     ($w:literal, $rate:literal, $seed:expr, $air:expr, $trace:expr, $public:expr) => {{
         let (stock, aurum, aurum_fri, _) = config_triple::<$w, $rate>($seed);
+        assert_identical_proofs!(@with (stock, aurum, aurum_fri), $w, $rate, $air, $trace, $public)
+    }};
+    (@with $triple:expr, $w:literal, $rate:literal, $air:expr, $trace:expr, $public:expr) => {{
+        let (stock, aurum, aurum_fri) = $triple;
         let (air, trace, public) = ($air, $trace, $public);
         let stock_proof = on_one_thread(|| prove(&stock, &air, trace.clone(), &public))
             .expect("stock Plonky3 proves");
@@ -68,6 +72,13 @@ fn keccak_proofs_are_byte_identical() {
     let inputs = vec![rng.random::<[u64; 25]>()];
     let trace = generate_trace_rows::<Val>(inputs, 1);
     assert_identical_proofs!(8, 4, 1, KeccakAir {}, trace, Vec::<Val>::new());
+}
+
+/// Over Plonky3's fixed constants (what the GPU's commit engine computes) too.
+#[test]
+fn proofs_over_the_fixed_constants_are_byte_identical() {
+    let (trace, public) = fibonacci_trace(1 << 6);
+    assert_identical_proofs!(@with fixed_triple(None), 8, 4, FibonacciAir, trace, public);
 }
 
 #[test]

@@ -1,0 +1,148 @@
+//! `aurum-fri`'s commit engine on the GPU: a `FriPcs` with [`GpuCommitEngine`] computes its
+//! input LDEs and their Merkle tree on the device (the LDEs stay there for the tree; they and
+//! the tree's upper layers come back for the openings), with the same values as the CPU, so
+//! the proofs are the same.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use aurum_fri::{CommitEngine, EngineCommit, EngineMatrix};
+use aurum_goldilocks::Goldilocks;
+use aurum_merkle::Preset;
+use aurum_ntt::{Domain, Order};
+
+use crate::device::{AUTO_MIN_ELEMENTS, DeviceChoice};
+use crate::error::{CommitError, CudaError};
+use crate::gpu::Gpu;
+use crate::lde::{LdeError, coset_lde_on_device};
+use crate::matrix::GpuMatrix;
+use crate::merkle::commit_matrices;
+
+/// The GPU as a `FriPcs` commit engine (`FriPcs::with_engine`).
+#[derive(Debug)]
+pub struct GpuCommitEngine {
+    gpu: &'static Gpu,
+    /// Whether every job must run here (`cuda`): else a job below `min_elements` input
+    /// elements, or one larger than the device's free memory, is left to the CPU.
+    required: bool,
+    min_elements: usize,
+    /// Commitments computed here so far.
+    jobs: AtomicUsize,
+}
+
+impl GpuCommitEngine {
+    /// An engine that runs every commitment on `gpu` (a job it cannot hold is an error).
+    #[must_use]
+    pub fn new(gpu: &'static Gpu) -> Self {
+        Self {
+            gpu,
+            required: true,
+            min_elements: 0,
+            jobs: AtomicUsize::new(0),
+        }
+    }
+
+    /// The engine `choice` asks for, for commitments of about `elements` input elements (as
+    /// [`crate::gpu_for`] chooses): none for `cpu`; for `cuda` the process's GPU, every job on
+    /// it, or the error that says why there is none; for `auto`, from [`AUTO_MIN_ELEMENTS`]
+    /// elements on, the GPU when one opens, taking the jobs of at least that size that fit its
+    /// memory (the CPU takes the rest), else none.
+    pub fn for_job(choice: DeviceChoice, elements: usize) -> Result<Option<Self>, CudaError> {
+        Ok(crate::gpu_for(choice, elements)?.map(|gpu| Self {
+            gpu,
+            required: choice == DeviceChoice::Cuda,
+            min_elements: if choice == DeviceChoice::Cuda {
+                0
+            } else {
+                AUTO_MIN_ELEMENTS
+            },
+            jobs: AtomicUsize::new(0),
+        }))
+    }
+
+    /// Commitments this engine has computed (the rest went to the CPU).
+    #[must_use]
+    pub fn jobs(&self) -> usize {
+        self.jobs.load(Ordering::Relaxed)
+    }
+
+    /// The device.
+    #[must_use]
+    pub fn gpu(&self) -> &'static Gpu {
+        self.gpu
+    }
+
+    fn run(
+        &self,
+        preset: Preset,
+        matrices: &[EngineMatrix<'_>],
+        log_blowup: usize,
+        dropped: usize,
+    ) -> Result<EngineCommit, CommitError> {
+        let gpu = self.gpu;
+        let start = Instant::now();
+        let ldes = matrices
+            .iter()
+            .map(|m| {
+                coset_lde_on_device(
+                    gpu,
+                    Domain::PLONKY3,
+                    m.values,
+                    m.width,
+                    log_blowup,
+                    m.lde_shift,
+                    Order::BitReversed,
+                )
+            })
+            .collect::<Result<Vec<GpuMatrix<'_>>, LdeError>>()
+            .map_err(|e| match e {
+                LdeError::Cuda(e) => CommitError::Cuda(e),
+                // The scheme checked the shapes; a refusal here is a bug, said as such.
+                LdeError::Shape(e) => CommitError::Cuda(CudaError::Driver {
+                    what: "an LDE of a checked shape",
+                    message: e.to_string(),
+                }),
+            })?;
+        gpu.device.synchronize()?;
+        let mut lde_time = start.elapsed();
+        let start = Instant::now();
+        let refs: Vec<&GpuMatrix<'_>> = ldes.iter().collect();
+        let digests = commit_matrices(gpu, preset, &refs)?.digests_above(dropped)?;
+        let merkle_time = start.elapsed();
+        let start = Instant::now();
+        let host: Vec<Vec<Goldilocks>> = ldes
+            .iter()
+            .map(GpuMatrix::to_host)
+            .collect::<Result<_, _>>()?;
+        lde_time += start.elapsed();
+        Ok(EngineCommit {
+            ldes: host,
+            digests,
+            lde_time,
+            merkle_time,
+        })
+    }
+}
+
+impl CommitEngine for GpuCommitEngine {
+    fn commit(
+        &self,
+        preset: Preset,
+        matrices: &[EngineMatrix<'_>],
+        log_blowup: usize,
+        dropped: usize,
+    ) -> Result<Option<EngineCommit>, String> {
+        let elements: usize = matrices.iter().map(|m| m.values.len()).sum();
+        if !self.required && elements < self.min_elements {
+            return Ok(None);
+        }
+        match self.run(preset, matrices, log_blowup, dropped) {
+            Ok(done) => {
+                self.jobs.fetch_add(1, Ordering::Relaxed);
+                Ok(Some(done))
+            }
+            Err(CommitError::Cuda(CudaError::OutOfMemory { .. })) if !self.required => Ok(None),
+            Err(e) => Err(format!("GPU: {e}")),
+        }
+    }
+}

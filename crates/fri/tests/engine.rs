@@ -1,0 +1,244 @@
+//! A commit engine ([`FriPcs::with_engine`]) changes where the input LDEs and tree are
+//! computed, not the proof: with an engine that computes them as the CPU does (here, on the
+//! CPU, through the engine's interface) the proof is byte for byte the one made without; an
+//! engine that declines leaves the job to the CPU; an engine that fails, or returns other
+//! shapes than asked for, is the commitment's typed error; configurations that are not a
+//! preset's (other round constants) never reach an engine.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use aurum_fri::{
+    CommitEngine, CommitError, EngineCommit, EngineMatrix, Evaluations, FriParameters, FriPcs,
+    OpeningRequest, codec,
+};
+use aurum_goldilocks::Goldilocks;
+use aurum_merkle::{Matrix, MerkleConfig, MerkleTree, Preset, TreeDigests, config, with_preset};
+use aurum_ntt::{Ntt, Order};
+use aurum_poseidon2::Poseidon2Goldilocks;
+use aurum_symmetric::{Challenger, DuplexChallenger};
+
+/// What the engine does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Behaviour {
+    /// Computes the LDEs and tree as the CPU does.
+    Compute,
+    /// Leaves the job to the CPU.
+    Decline,
+    /// Fails.
+    Fail,
+    /// Returns one layer too many (the lowest, which should have been left out).
+    WrongLayers,
+    /// Returns an LDE one row short.
+    ShortLde,
+}
+
+#[derive(Debug)]
+struct Reference {
+    behaviour: Behaviour,
+    calls: AtomicUsize,
+}
+
+impl Reference {
+    fn new(behaviour: Behaviour) -> Arc<Self> {
+        Arc::new(Self {
+            behaviour,
+            calls: AtomicUsize::new(0),
+        })
+    }
+}
+
+impl CommitEngine for Reference {
+    fn commit(
+        &self,
+        preset: Preset,
+        matrices: &[EngineMatrix<'_>],
+        log_blowup: usize,
+        dropped: usize,
+    ) -> Result<Option<EngineCommit>, String> {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        match self.behaviour {
+            Behaviour::Decline => return Ok(None),
+            Behaviour::Fail => return Err("the device fell over".into()),
+            _ => {}
+        }
+        let mut ldes: Vec<Vec<Goldilocks>> = matrices
+            .iter()
+            .map(|m| {
+                Ntt::plonky3()
+                    .coset_lde(
+                        m.values,
+                        m.width,
+                        log_blowup,
+                        m.lde_shift,
+                        Order::BitReversed,
+                    )
+                    .map_err(|e| e.to_string())
+            })
+            .collect::<Result<_, _>>()?;
+        let dropped = if self.behaviour == Behaviour::WrongLayers {
+            dropped - 1
+        } else {
+            dropped
+        };
+        let digests: TreeDigests = with_preset!(preset, |config| {
+            let views = ldes
+                .iter()
+                .zip(matrices)
+                .map(|(lde, m)| Matrix::new(lde, m.width).expect("whole rows"))
+                .collect();
+            MerkleTree::with_dropped_layers(&config, views, dropped)
+                .map_err(|e| e.to_string())?
+                .into_digests()
+        });
+        if self.behaviour == Behaviour::ShortLde {
+            let width = matrices[0].width;
+            let len = ldes[0].len() - width;
+            ldes[0].truncate(len);
+        }
+        Ok(Some(EngineCommit {
+            ldes,
+            digests,
+            lde_time: Duration::ZERO,
+            merkle_time: Duration::ZERO,
+        }))
+    }
+}
+
+fn params() -> FriParameters {
+    FriParameters {
+        log_blowup: 2,
+        log_final_poly_len: 1,
+        max_log_arity: 2,
+        num_queries: 9,
+        batch_proof_of_work_bits: 2,
+        commit_proof_of_work_bits: 2,
+        query_proof_of_work_bits: 3,
+    }
+}
+
+/// Two matrices of different heights, one on a coset.
+fn inputs() -> Vec<Evaluations> {
+    let values = |rows: u64, cols: u64, seed: u64| -> Vec<Goldilocks> {
+        (0..rows * cols)
+            .map(|i| Goldilocks::from_u64((i + seed).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+            .collect()
+    };
+    vec![
+        Evaluations::new(values(1 << 9, 5, 1), 5),
+        Evaluations::on_coset(values(1 << 7, 3, 2), 3, Goldilocks::from_u64(11)),
+    ]
+}
+
+/// The encoded proof of `inputs` at two points, or the commitment's error.
+fn proof<C: MerkleConfig>(pcs: &FriPcs<C>) -> Result<Vec<u8>, CommitError> {
+    let (commitment, data) = pcs.commit(inputs())?;
+    let mut challenger = DuplexChallenger::<_, 8, 4>::new(Poseidon2Goldilocks::<8>::new());
+    challenger.observe_slice(&commitment.cap.concat());
+    let points: Vec<Vec<_>> = (0..2)
+        .map(|_| (0..2).map(|_| challenger.sample_ext()).collect())
+        .collect();
+    let (_, proof) = pcs
+        .open(
+            &[OpeningRequest {
+                data: &data,
+                points: &points,
+            }],
+            &mut challenger,
+        )
+        .expect("opens");
+    let mut bytes = codec::encode(&proof);
+    for digest in &commitment.cap {
+        bytes.extend(
+            digest
+                .iter()
+                .flat_map(|x| x.as_canonical_u64().to_le_bytes()),
+        );
+    }
+    Ok(bytes)
+}
+
+#[test]
+fn an_engine_computing_the_same_values_gives_the_same_proof() {
+    for preset in [Preset::Poseidon2W8, Preset::Plonky2] {
+        for cap_height in [0, 2] {
+            with_preset!(preset, |config| {
+                let cpu = FriPcs::new(config.clone(), params())
+                    .unwrap()
+                    .with_cap_height(cap_height);
+                let engine = Reference::new(Behaviour::Compute);
+                let with_engine = cpu.clone().with_engine(engine.clone());
+                assert_eq!(with_engine.engine_preset(), Some(preset));
+                assert_eq!(proof(&with_engine).unwrap(), proof(&cpu).unwrap());
+                assert_eq!(engine.calls.load(Ordering::Relaxed), 1);
+            });
+        }
+    }
+}
+
+#[test]
+fn a_declining_engine_leaves_the_job_to_the_cpu() {
+    let cpu = FriPcs::new(config::poseidon2_w8(), params()).unwrap();
+    let engine = Reference::new(Behaviour::Decline);
+    let declined = cpu.clone().with_engine(engine.clone());
+    assert_eq!(proof(&declined).unwrap(), proof(&cpu).unwrap());
+    assert_eq!(engine.calls.load(Ordering::Relaxed), 1);
+}
+
+#[test]
+fn engine_failures_and_wrong_shapes_are_typed_errors() {
+    for behaviour in [Behaviour::Fail, Behaviour::WrongLayers, Behaviour::ShortLde] {
+        let pcs = FriPcs::new(config::poseidon2_w8(), params())
+            .unwrap()
+            .with_engine(Reference::new(behaviour));
+        match proof(&pcs) {
+            Err(CommitError::Engine(message)) => {
+                assert!(!message.is_empty(), "{behaviour:?}");
+                assert!(
+                    CommitError::Engine(message.clone())
+                        .to_string()
+                        .starts_with("commit engine: "),
+                );
+            }
+            other => panic!("{behaviour:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn bad_inputs_are_refused_before_the_engine_runs() {
+    let engine = Reference::new(Behaviour::Compute);
+    let pcs = FriPcs::new(config::poseidon2_w8(), params())
+        .unwrap()
+        .with_engine(engine.clone());
+    assert!(matches!(pcs.commit(vec![]), Err(CommitError::NoMatrices)));
+    assert!(matches!(
+        pcs.commit(vec![Evaluations::new(vec![Goldilocks::ONE; 12], 4)]),
+        Err(CommitError::HeightNotPowerOfTwo {
+            matrix: 0,
+            height: 3
+        })
+    ));
+    assert_eq!(engine.calls.load(Ordering::Relaxed), 0);
+}
+
+#[test]
+fn a_configuration_that_is_not_a_preset_stays_on_the_cpu() {
+    // Poseidon2 of width 8 with other round constants, named like the preset.
+    let mut constants = Poseidon2Goldilocks::<8>::new().constants().clone();
+    constants.initial[0][0] += Goldilocks::ONE;
+    let perm = Poseidon2Goldilocks::<8>::with_constants(constants);
+    let other = config::Config::new(
+        "poseidon2-w8",
+        aurum_symmetric::PaddingFreeSponge::<_, 8, 4, 4>::new(perm.clone()),
+        aurum_symmetric::TruncatedPermutation::<_, 8, 4>::new(perm),
+    );
+    let engine = Reference::new(Behaviour::Fail);
+    let pcs = FriPcs::new(other, params())
+        .unwrap()
+        .with_engine(engine.clone());
+    assert_eq!(pcs.engine_preset(), None);
+    assert!(proof(&pcs).is_ok());
+    assert_eq!(engine.calls.load(Ordering::Relaxed), 0);
+}

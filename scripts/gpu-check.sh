@@ -5,7 +5,8 @@
 # with AURUM_DEVICE=cuda against AURUM_DEVICE=cpu, every preset), and the GPU benchmark
 # (crates/cuda/examples/gpu_bench.rs), then Plonky3's Keccak STARK with aurum-p3's FriPcs
 # committing on the GPU (crates/p3/examples/keccak_prove.rs --fixed-constants: its proofs
-# byte-identical to stock Plonky3's, and timed against stock and the CPU).
+# byte-identical to stock Plonky3's, and timed against stock and the CPU), and a quick
+# `aurum bench` with the GPU's figures (its record written to $OUT where that is set).
 #
 #   scripts/gpu-check.sh bundle        here (any x86-64 Linux with Rust): builds the test binary,
 #                                      the benchmark and the CLI into target/gpu-bundle (about
@@ -82,6 +83,10 @@ run_bundle() {
   done
   echo "== GPU benchmark"
   "$bundle/gpu-bench" "$@" || status=1
+  echo "== aurum bench with the GPU (quick)"
+  # The record lands in \$OUT where the device tool sets it (it comes back), else the bundle.
+  AURUM_DEVICE=cuda "$bundle/aurum" bench --quick --label gpu-host \
+    --out "${OUT:-$bundle}/bench-gpu-host.json" || status=1
   echo "== Keccak STARK, aurum-fri committing on the GPU"
   # Identity on one thread (small), then timed rounds on every core.
   AURUM_DEVICE=cuda "$bundle/keccak-prove" --fixed-constants --log-rows 11 --runs 1 ||

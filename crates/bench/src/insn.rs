@@ -296,6 +296,7 @@ pub(crate) fn records(
                     name: emulator,
                     detected_by: "imported from scripts/arm-instructions.sh".to_string(),
                 }),
+                gpu: None,
             },
             build: None,
             run: None,

@@ -5,6 +5,7 @@ mod commands;
 pub mod compare;
 mod display;
 mod error;
+mod gpu;
 mod host;
 pub mod insn;
 mod machine;

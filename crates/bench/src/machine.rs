@@ -314,6 +314,7 @@ pub(crate) fn this_machine(
             .map(|sve| sve.vector_bits()),
         memory_bytes: memory_bytes(),
         emulated,
+        gpu: None,
     }
 }
 

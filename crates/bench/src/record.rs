@@ -10,14 +10,15 @@
 //! | `kind` | string | `"measured"` (wall time, `aurum bench`) or `"instruction-count"` (executed instructions under qemu, `aurum bench import-insn`) |
 //! | `mode` | string | `"default"`, `"quick"`, `"full"`, `"smoke"` (the suite's size) or `"imported"` |
 //! | `date` | string | when the run was made (or the counts were taken), UTC, `YYYY-MM-DDTHH:MM:SSZ` |
-//! | `machine` | object | [`Machine`]: CPU, cores, clock, SIMD features, backend, memory, OS, emulation |
+//! | `machine` | object | [`Machine`]: CPU, cores, clock, SIMD features, backend, memory, OS, emulation, and the GPU where one was measured (`gpu`, [`GpuDevice`]: absent without one, so a record without a GPU reads as before, and older readers refuse one with a GPU as an unknown field) |
 //! | `build` | object or null | [`Build`]: the binary that measured (null for imported counts, whose provenance is `source`) |
 //! | `run` | object or null | [`Run`]: threads, duration and noise of a measured run (null for imported counts) |
 //! | `source` | string or null | where imported counts come from |
 //! | `figures` | array | [`Figure`]s, each with a unique `id` |
 //!
 //! Every figure carries its unit and, per thread count, the median, minimum, maximum and
-//! median absolute deviation over its repetitions ([`Stats`]). Values are in base units
+//! median absolute deviation over its repetitions ([`Stats`]). A GPU's figures (ids starting
+//! `gpu/`) have only the all-threads value: the whole device's. Values are in base units
 //! (seconds, bytes, operations per second); readers scale them for display.
 //!
 //! Readers reject a record of another schema version, with unknown or missing fields, or with
@@ -138,6 +139,23 @@ pub struct Machine {
     pub memory_bytes: Option<u64>,
     /// Set when the run was emulated (qemu): its wall times then say nothing about any CPU.
     pub emulated: Option<Emulation>,
+    /// The GPU whose figures (`gpu/…`) the record holds; absent without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<GpuDevice>,
+}
+
+/// A GPU that ran a record's `gpu/…` figures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuDevice {
+    /// The device's name (`NVIDIA H200`).
+    pub name: String,
+    /// Its memory in bytes.
+    pub memory_bytes: u64,
+    /// Streaming multiprocessors.
+    pub multiprocessors: u32,
+    /// Compute capability (`9.0`).
+    pub compute_capability: String,
 }
 
 /// An emulated run.

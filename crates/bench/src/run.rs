@@ -80,6 +80,9 @@ pub struct RunOptions {
     pub emulated: Option<String>,
     /// `--clock-ghz`: the CPU clock, where the OS does not report it.
     pub clock_ghz: Option<f64>,
+    /// The GPU to measure beside the CPU (`AURUM_DEVICE`): its `gpu/…` figures and its
+    /// description join the record.
+    pub gpu: Option<&'static aurum_cuda::Gpu>,
 }
 
 /// `aurum bench`: runs the suite on `backend` (the selected one), prints the table, writes
@@ -126,7 +129,8 @@ pub fn run<H: Host>(host: &H, args: &RunOptions, backend: Backend) -> Result<Exi
         .prepare(&[("--out", &out)], &[])?
         .pop()
         .expect("one output prepared");
-    let machine = machine::this_machine(backend, args.emulated.as_deref(), args.clock_ghz);
+    let mut machine = machine::this_machine(backend, args.emulated.as_deref(), args.clock_ghz);
+    machine.gpu = args.gpu.map(crate::gpu::device);
     let pools = suite::Pools::new(threads)?;
     let plan = suite::Plan::of(mode);
     if let Some(emulation) = &machine.emulated {
@@ -139,7 +143,10 @@ pub fn run<H: Host>(host: &H, args: &RunOptions, backend: Backend) -> Result<Exi
     let date = machine::now_utc();
     let started = Instant::now();
     let before = machine::CpuTicks::now();
-    let figures = suite::run(host, &plan, backend, &pools)?;
+    let mut figures = suite::run(host, &plan, backend, &pools)?;
+    if let Some(gpu) = args.gpu {
+        figures.extend(crate::gpu::figures(host, &plan, gpu)?);
+    }
     let after = machine::CpuTicks::now();
     let seconds = started.elapsed().as_secs_f64();
     let noise = noise(before.zip(after), &figures);
@@ -199,6 +206,17 @@ fn summary(record: &Record) -> String {
     }
     if let Some(e) = &m.emulated {
         let _ = writeln!(out, "EMULATED ({}): wall times mean nothing here", e.name);
+    }
+    if let Some(gpu) = &m.gpu {
+        let _ = writeln!(
+            out,
+            "GPU {} ({:.0} GiB, {} multiprocessors, compute {}): its figures (GPU …) are the \
+             whole device's, in the all-threads column",
+            gpu.name,
+            gpu.memory_bytes as f64 / f64::from(1u32 << 30),
+            gpu.multiprocessors,
+            gpu.compute_capability
+        );
     }
     let table = |out: &mut String, figures: &[&Figure], all_threads: bool| {
         if all_threads {

@@ -12,7 +12,7 @@ use aurum_merkle::{MerkleConfig, Preset};
 
 use crate::args::{BenchArgs, BenchCommand, BenchRunArgs, CompareArgs, ImportInsnArgs};
 use crate::error::Error;
-use crate::flags::checked_backend;
+use crate::flags::{checked_backend, checked_device, gpu_for};
 use crate::{files, fri, input, merkle, progress};
 
 /// `aurum bench` and its subcommands. Only the run computes: it alone refuses an invalid
@@ -26,7 +26,10 @@ pub(crate) fn command(args: BenchArgs) -> Result<ExitCode, Error> {
         }
         None => {
             let backend = checked_backend()?;
-            aurum_bench::run(&host, &run_options(args.run), backend)
+            // A GPU is measured beside the CPU where AURUM_DEVICE takes one (auto: any that
+            // opens; the suite's jobs count as large).
+            let gpu = gpu_for(checked_device()?, usize::MAX)?;
+            aurum_bench::run(&host, &run_options(args.run, gpu), backend)
         }
     }
     .map_err(|e| Error::Bench(e.to_string()))
@@ -37,7 +40,7 @@ fn host_error(e: Error) -> BenchError {
     BenchError::Host(e.to_string())
 }
 
-fn run_options(args: BenchRunArgs) -> RunOptions {
+fn run_options(args: BenchRunArgs, gpu: Option<&'static aurum_cuda::Gpu>) -> RunOptions {
     let mode = if args.quick {
         Mode::Quick
     } else if args.full {
@@ -54,6 +57,7 @@ fn run_options(args: BenchRunArgs) -> RunOptions {
         threads: args.threads,
         emulated: args.emulated,
         clock_ghz: args.clock_ghz,
+        gpu,
     }
 }
 

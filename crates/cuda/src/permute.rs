@@ -108,6 +108,23 @@ impl Gpu {
         rounds: u32,
         repeats: usize,
     ) -> Result<PermutationRate, CudaError> {
+        let mut rates = self.permutation_rates(perm, states, rounds, repeats)?;
+        rates.sort_by(f64::total_cmp);
+        Ok(PermutationRate {
+            per_second: rates[rates.len() / 2],
+            range: (rates[0], rates[rates.len() - 1]),
+        })
+    }
+
+    /// The rate of each of `repeats` (at least one) launches of [`Gpu::permutation_rate`]'s
+    /// measurement, in permutations per second.
+    pub fn permutation_rates(
+        &self,
+        perm: GpuPermutation,
+        states: usize,
+        rounds: u32,
+        repeats: usize,
+    ) -> Result<Vec<f64>, CudaError> {
         let width = perm.width();
         let values: Vec<u64> = (0..states * width)
             .map(|i| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) % aurum_goldilocks::P)
@@ -126,10 +143,6 @@ impl Gpu {
             let t = run()?;
             rates.push((states as f64 * f64::from(rounds)) / t.as_secs_f64());
         }
-        rates.sort_by(f64::total_cmp);
-        Ok(PermutationRate {
-            per_second: rates[rates.len() / 2],
-            range: (rates[0], rates[rates.len() - 1]),
-        })
+        Ok(rates)
     }
 }

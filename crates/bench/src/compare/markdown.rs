@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{
     Comparison, FigureRow, PRICED_PERMUTATIONS, REFERENCE_COLS, REFERENCE_LOG_ROWS, ROWS, RowKind,
-    reference_permutations,
+    gpu_permutation_id, reference_permutations,
 };
 use crate::display::{self, backend_description, cpu_description};
 use crate::record::RecordKind;
@@ -161,15 +161,31 @@ impl Comparison<'_> {
             out,
             "\n**Cost** (USD at the given hourly price, all threads)\n\n| record | USD/hour |"
         );
-        for (_, name) in PRICED_PERMUTATIONS {
-            let _ = write!(out, " per 10^6 {name} |");
+        // GPU columns where a priced record measured a GPU.
+        let gpu = self
+            .costs
+            .iter()
+            .any(|c| !c.gpu_usd_per_million_permutations.is_empty());
+        let columns: Vec<(String, &str, bool)> = PRICED_PERMUTATIONS
+            .iter()
+            .map(|&(id, name)| (id.to_string(), name, false))
+            .chain(
+                PRICED_PERMUTATIONS
+                    .iter()
+                    .filter(|_| gpu)
+                    .map(|&(id, name)| (gpu_permutation_id(id), name, true)),
+            )
+            .collect();
+        for (_, name, on_gpu) in &columns {
+            let device = if *on_gpu { " (GPU)" } else { "" };
+            let _ = write!(out, " per 10^6 {name}{device} |");
         }
         let _ = writeln!(
             out,
             " 2^{REFERENCE_LOG_ROWS} × {REFERENCE_COLS} plonky2 commitment, extrapolated |"
         );
         out.push_str("|---|---:|");
-        for _ in PRICED_PERMUTATIONS {
+        for _ in &columns {
             out.push_str("---:|");
         }
         out.push_str("---:|\n");
@@ -181,9 +197,13 @@ impl Comparison<'_> {
                 cell_text(&cost.label),
                 display::significant(cost.usd_per_hour)
             );
-            for (id, _) in PRICED_PERMUTATIONS {
-                let text = cost
-                    .usd_per_million_permutations
+            for (id, _, on_gpu) in &columns {
+                let costs = if *on_gpu {
+                    &cost.gpu_usd_per_million_permutations
+                } else {
+                    &cost.usd_per_million_permutations
+                };
+                let text = costs
                     .get(id)
                     .copied()
                     .flatten()

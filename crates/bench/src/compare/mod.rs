@@ -43,6 +43,17 @@ pub const PRICED_PERMUTATIONS: [(&str, &str); 4] = [
     ("perm/poseidon-w12/dispatch", "Poseidon (plonky2) W12"),
 ];
 
+/// The id of the GPU figure of a priced permutation (`perm/poseidon2-w8/dispatch` →
+/// `gpu/perm/poseidon2-w8`).
+#[must_use]
+pub fn gpu_permutation_id(id: &str) -> String {
+    let name = id
+        .strip_prefix("perm/")
+        .and_then(|rest| rest.strip_suffix("/dispatch"))
+        .unwrap_or(id);
+    format!("gpu/perm/{name}")
+}
+
 /// The reference commitment: rows (log2) and columns of a zkEVM trace, plonky2 preset.
 pub const REFERENCE_LOG_ROWS: u32 = 24;
 /// Columns of the reference commitment.
@@ -171,6 +182,10 @@ pub struct Cost {
     pub usd_per_hour: f64,
     /// USD per million permutations at the all-threads rate, per priced permutation.
     pub usd_per_million_permutations: BTreeMap<String, Option<f64>>,
+    /// The same on the record's GPU ([`gpu_permutation_id`]), for the priced permutations it
+    /// measured (empty without a GPU).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub gpu_usd_per_million_permutations: BTreeMap<String, Option<f64>>,
     /// The reference commitment, where the record has the plonky2 Merkle figure.
     pub reference: Option<Reference>,
 }
@@ -324,6 +339,14 @@ fn cost(record: &Record, usd_per_hour: f64) -> Cost {
             (id.to_string(), finite(usd))
         })
         .collect();
+    let gpu_usd_per_million_permutations = PRICED_PERMUTATIONS
+        .iter()
+        .filter_map(|(id, _)| {
+            let gpu_id = gpu_permutation_id(id);
+            let rate = all_rate(&gpu_id)?;
+            Some((gpu_id, finite(Some(usd_per_second * 1e6 / rate))))
+        })
+        .collect();
     // The plonky2 Merkle permutation rate, whatever size the record measured it at.
     let reference = record
         .figures
@@ -345,6 +368,73 @@ fn cost(record: &Record, usd_per_hour: f64) -> Cost {
         label: record.label.clone(),
         usd_per_hour,
         usd_per_million_permutations,
+        gpu_usd_per_million_permutations,
         reference,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{GpuDevice, Stats, Unit, parse};
+
+    const CPU: &str = include_str!("../../records/zen5-native.json");
+
+    /// A record of the same machine with a GPU and one GPU permutation figure.
+    fn with_gpu() -> Record {
+        let mut record = parse(CPU).unwrap();
+        record.label = "gpu-box".to_string();
+        record.machine.gpu = Some(GpuDevice {
+            name: "NVIDIA H200".to_string(),
+            memory_bytes: 150_000_000_000,
+            multiprocessors: 132,
+            compute_capability: "9.0".to_string(),
+        });
+        record.figures.push(Figure {
+            id: "gpu/perm/poseidon2-w8".to_string(),
+            name: "GPU permutations, poseidon2-w8".to_string(),
+            unit: Unit::PermutationsPerSecond,
+            detail: false,
+            one_thread: None,
+            all_threads: Some(Stats::exact(1e9)),
+            scaling: None,
+        });
+        record
+    }
+
+    /// A record without a GPU is written back as it was read; one with a GPU round-trips.
+    #[test]
+    fn gpu_sections_round_trip_and_leave_cpu_records_alone() {
+        let cpu = parse(CPU).unwrap();
+        assert!(cpu.machine.gpu.is_none());
+        assert_eq!(cpu.to_json(), CPU);
+        let gpu = with_gpu();
+        gpu.validate().unwrap();
+        assert_eq!(parse(&gpu.to_json()).unwrap(), gpu);
+    }
+
+    /// The cost table gains GPU columns only where a priced record measured a GPU.
+    #[test]
+    fn gpu_permutations_are_priced_beside_the_cpu_s() {
+        assert_eq!(
+            gpu_permutation_id("perm/poseidon-w12/dispatch"),
+            "gpu/perm/poseidon-w12"
+        );
+        let records = [parse(CPU).unwrap(), with_gpu()];
+        let cpu_only = Comparison::new(&records[..1], vec![Some(1.0)], false)
+            .unwrap()
+            .markdown();
+        assert!(!cpu_only.contains("(GPU)"), "{cpu_only}");
+        let both = Comparison::new(&records, vec![Some(1.0), Some(3.6)], false)
+            .unwrap()
+            .markdown();
+        assert!(both.contains("per 10^6 Poseidon2 W8 (GPU)"), "{both}");
+        // 3.6 USD/hour at 10^9 permutations/s: 10^-6 USD per million.
+        let row = both
+            .lines()
+            .find(|l| l.starts_with("| gpu-box |") && l.contains('$'))
+            .unwrap_or_else(|| panic!("{both}"));
+        assert!(row.contains("$1.00e-6"), "{row}");
+        assert!(both.contains("GPU permutations, poseidon2-w8"), "{both}");
     }
 }

@@ -148,3 +148,49 @@ fn fri_proves_on_the_gpu_or_says_there_is_none() {
         stdout(&out)
     );
 }
+
+/// `aurum bench` measures the GPU beside the CPU under `cuda` (its description and `gpu/…`
+/// figures join the record), and says there is none where there is none; under `cpu` the
+/// record has neither.
+#[test]
+fn bench_measures_the_gpu_or_says_there_is_none() {
+    let path = temp("device-bench.json");
+    let _ = std::fs::remove_file(&path);
+    let args = ["bench", "--smoke", "--out", path.to_str().unwrap()];
+    let out = with_device("cuda", &args);
+    if out.status.success() {
+        let record = json_file(&path);
+        assert!(record["machine"]["gpu"]["name"].is_string(), "{record}");
+        let ids: Vec<&str> = record["figures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["id"].as_str().unwrap())
+            .collect();
+        for id in [
+            "gpu/perm/poseidon2-w8",
+            "gpu/merkle/plonky2/2^8x8/host-to-root",
+            "gpu/lde/2^8x8/kernels",
+        ] {
+            assert!(ids.contains(&id), "{id} missing in {ids:?}");
+        }
+    } else {
+        refused(&out, &["AURUM_DEVICE=cuda: "]);
+        assert!(!path.exists());
+    }
+    let out = with_device("cpu", &args);
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
+    let record = json_file(&path);
+    assert!(record["machine"].get("gpu").is_none(), "{record}");
+    assert!(
+        record["figures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| !f["id"].as_str().unwrap().starts_with("gpu/"))
+    );
+}
+
+fn json_file(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}

@@ -47,10 +47,13 @@ for backend in $backends; do
   done
   # FRI: LDE, evaluations, quotients, folding, every proof-of-work search and the queries.
   # 8192 rows × 13 columns is an LDE of 2^17.7 elements, past aurum-ntt's 2^16-element
-  # working set, so its stripe passes run as well as its block passes.
-  for shape in "poseidon2-w8 8192" "poseidon2-w16 1024"; do
+  # working set, so its stripe passes run as well as its block passes. 4 columns are
+  # transformed one column at a time, 8 and 16 as rows of whole vectors: each row shape has
+  # radix-4 loops of its own (a single column once overflowed a thread's stack here).
+  for shape in "poseidon2-w8 8192 13" "poseidon2-w16 1024 13" "poseidon2-w8 4096 4" \
+    "poseidon2-w8 1024 8" "poseidon2-w8 1024 16"; do
     set -- $shape
-    AURUM_BACKEND=$backend "$aurum" fri --preset "$1" --rows "$2" --cols 13 \
+    AURUM_BACKEND=$backend "$aurum" fri --preset "$1" --rows "$2" --cols "$3" \
       --params high-arity --num-queries 12 --query-pow-bits 6 --commit-pow-bits 3 >/dev/null
   done
 done

@@ -56,6 +56,24 @@ pub(crate) fn in_own_frame<P: PackedField, S: Step<A>, A>(args: A) {
 /// `step!(Name<const A: bool>: for<'a> body(…))` calls `body::<P, A>` and runs as
 /// `in_own_frame::<P, Name<true>, _>(…)`.
 macro_rules! step {
+    // With a type parameter after the const ones, after a `;` (a row shape, `radix4::Shape`).
+    (
+        $(#[$attr:meta])*
+        $name:ident <$(const $c:ident: $ct:ty),+; $t:ident: $bound:path>:
+            for<$($lt:lifetime),*> $($body:ident)::+($($arg:ident: $ty:ty),* $(,)?)
+    ) => {
+        $(#[$attr])*
+        pub(crate) struct $name<$(const $c: $ct),+, $t>(core::marker::PhantomData<$t>);
+
+        impl<$($lt,)* $(const $c: $ct,)+ $t: $bound> $crate::stack_frame::Step<($($ty,)*)>
+            for $name<$($c),+, $t>
+        {
+            #[inline(always)]
+            fn run<P: aurum_goldilocks::PackedField>(($($arg,)*): ($($ty,)*)) {
+                $($body)::+::<P, $($c,)+ $t>($($arg),*);
+            }
+        }
+    };
     (
         $(#[$attr:meta])*
         $name:ident $(<$(const $c:ident: $ct:ty),+>)?:

@@ -18,10 +18,10 @@ pub(crate) const INTERLEAVE: usize = 2;
 
 /// The two layers with spans `2h` and `h = 2^log_h` as one radix-4 step over groups of
 /// `4h` rows: rows `t, t+h, t+2h, t+3h` are combined by the span-`2h` butterflies
-/// `(t, t+2h)`, `(t+h, t+3h)` and the span-`h` butterflies `(t, t+h)`, `(t+2h, t+3h)`.
-/// `NEG` must be [`Twiddles::quarter_negated`].
+/// `(t, t+2h)`, `(t+h, t+3h)` and the span-`h` butterflies `(t, t+h)`, `(t+2h, t+3h)`, on
+/// rows of shape `S` ([`Shape::of`] the width). `NEG` must be [`Twiddles::quarter_negated`].
 #[inline(always)]
-pub(crate) fn radix4_layer<Q: PackedField, const DIF: bool, const NEG: bool>(
+pub(crate) fn radix4_layer<Q: PackedField, const DIF: bool, const NEG: bool, S: Shape>(
     block: &mut [Goldilocks],
     width: usize,
     log_h: usize,
@@ -34,19 +34,148 @@ pub(crate) fn radix4_layer<Q: PackedField, const DIF: bool, const NEG: bool>(
         &twiddles.cubes(log_h + 2)[..h],
         &twiddles.level(log_h + 1)[..h],
     ];
-    if width == 1 && h.is_multiple_of(Q::WIDTH) {
-        // One column: the whole block at once, so a short span (a vector or two per run)
-        // does not pay a call's slicing per group.
-        radix4_column::<Q, DIF, NEG>(block, tw);
-        return;
-    }
-    for quad in block.chunks_exact_mut(4 * h * width) {
-        let (x0, rest) = quad.split_at_mut(h * width);
-        let (x1, rest) = rest.split_at_mut(h * width);
-        let (x2, x3) = rest.split_at_mut(h * width);
-        radix4_row_runs::<Q, DIF, NEG>([x0, x1, x2, x3], width, tw, 0);
+    S::block_layer::<Q, DIF, NEG>(block, width, h, tw);
+}
+
+/// The shape of the rows a radix-4 loop runs on, chosen once per layer pair
+/// ([`with_shape!`]): one column, rows of exactly 1, 2 or 4 vectors, or any other width. Each
+/// shape's loops are a function of their own, so that an unoptimised build (a dependent's
+/// `dev` or `test` build, where every inlined copy keeps its own stack slots) holds one
+/// shape's slots at a time: all five inlined into one layer took 1.7 MiB of a rayon thread's
+/// 2 MiB of stack on AVX-512, and a single-column LDE overflowed it.
+pub(crate) trait Shape {
+    /// Radix-4 steps on four runs of consecutive rows of this shape (row `b` of each run has
+    /// twiddle index `first_t + b`), with the twiddle slices `[wa, wac, wc]` starting at
+    /// `first_t`.
+    fn runs<Q: PackedField, const DIF: bool, const NEG: bool>(
+        x: [&mut [Goldilocks]; 4],
+        width: usize,
+        tw: [&[Goldilocks]; 3],
+        first_t: usize,
+    );
+
+    /// [`radix4_layer`] over a whole block: each group of `4h` rows as four runs.
+    #[inline(always)]
+    fn block_layer<Q: PackedField, const DIF: bool, const NEG: bool>(
+        block: &mut [Goldilocks],
+        width: usize,
+        h: usize,
+        tw: [&[Goldilocks]; 3],
+    ) {
+        for quad in block.chunks_exact_mut(4 * h * width) {
+            let (x0, rest) = quad.split_at_mut(h * width);
+            let (x1, rest) = rest.split_at_mut(h * width);
+            let (x2, x3) = rest.split_at_mut(h * width);
+            Self::runs::<Q, DIF, NEG>([x0, x1, x2, x3], width, tw, 0);
+        }
     }
 }
+
+/// One column: lanes along the column.
+pub(crate) struct OneColumn;
+
+/// Rows of exactly `V` vectors (1, 2 or 4), where a general row loop's slicing would cost as
+/// much as the arithmetic.
+pub(crate) struct Vectors<const V: usize>;
+
+/// Rows of any other width, row by row.
+pub(crate) struct AnyRows;
+
+impl Shape for OneColumn {
+    #[inline(always)]
+    fn runs<Q: PackedField, const DIF: bool, const NEG: bool>(
+        x: [&mut [Goldilocks]; 4],
+        _: usize,
+        tw: [&[Goldilocks]; 3],
+        _: usize,
+    ) {
+        radix4_runs::<Q, DIF, NEG>(x, tw);
+    }
+
+    #[inline(always)]
+    fn block_layer<Q: PackedField, const DIF: bool, const NEG: bool>(
+        block: &mut [Goldilocks],
+        _: usize,
+        h: usize,
+        tw: [&[Goldilocks]; 3],
+    ) {
+        if h.is_multiple_of(Q::WIDTH) {
+            // The whole block at once, so a short span (a vector or two per run) does not pay
+            // a call's slicing per group.
+            radix4_column::<Q, DIF, NEG>(block, tw);
+        } else {
+            for quad in block.chunks_exact_mut(4 * h) {
+                let (x0, rest) = quad.split_at_mut(h);
+                let (x1, rest) = rest.split_at_mut(h);
+                let (x2, x3) = rest.split_at_mut(h);
+                radix4_runs::<Q, DIF, NEG>([x0, x1, x2, x3], tw);
+            }
+        }
+    }
+}
+
+impl<const V: usize> Shape for Vectors<V> {
+    #[inline(always)]
+    fn runs<Q: PackedField, const DIF: bool, const NEG: bool>(
+        x: [&mut [Goldilocks]; 4],
+        _: usize,
+        tw: [&[Goldilocks]; 3],
+        first_t: usize,
+    ) {
+        radix4_fixed_rows::<Q, V>(flow_of::<DIF>(), x, tw, NEG, first_t);
+    }
+}
+
+impl Shape for AnyRows {
+    #[inline(always)]
+    fn runs<Q: PackedField, const DIF: bool, const NEG: bool>(
+        x: [&mut [Goldilocks]; 4],
+        width: usize,
+        tw: [&[Goldilocks]; 3],
+        first_t: usize,
+    ) {
+        let [x0, x1, x2, x3] = x;
+        for (b, (((r0, r1), r2), r3)) in x0
+            .chunks_exact_mut(width)
+            .zip(x1.chunks_exact_mut(width))
+            .zip(x2.chunks_exact_mut(width))
+            .zip(x3.chunks_exact_mut(width))
+            .enumerate()
+        {
+            let rows = [r0, r1, r2, r3];
+            let t = first_t + b;
+            radix4_rows::<Q, DIF, NEG>(rows, tw.map(|w| w[b]), t == 0);
+        }
+    }
+}
+
+/// Runs `$body` with the type `$s` bound to the [`Shape`] of rows `$width` elements wide for
+/// the packed type `$q`.
+macro_rules! with_shape {
+    ($q:ty, $width:expr, |$s:ident| $body:expr) => {{
+        use $crate::butterflies::radix4::{AnyRows, OneColumn, Vectors};
+        let width: usize = $width;
+        let vector = <$q as aurum_goldilocks::PackedField>::WIDTH;
+        if width == 1 {
+            type $s = OneColumn;
+            $body
+        } else if width == vector {
+            type $s = Vectors<1>;
+            $body
+        } else if width == 2 * vector {
+            type $s = Vectors<2>;
+            $body
+        } else if width == 4 * vector {
+            type $s = Vectors<4>;
+            $body
+        } else {
+            type $s = AnyRows;
+            $body
+        }
+    }};
+}
+
+pub(crate) use with_shape;
 
 /// [`radix4_layer`] on a single column whose span `h` is a whole number of vectors: every
 /// group of `4h` elements is four runs of `h / WIDTH` vectors, with the twiddles `tw` (`h`
@@ -105,42 +234,6 @@ fn radix4_vector_runs<Q: PackedField, const DIF: bool, const NEG: bool>(
 #[inline(always)]
 pub(crate) fn radix4_trivial<Q: PackedField>(flow: Flow, x: [&mut Q; 4], negated: bool) {
     radix4(flow, x, Q::ZERO, Q::ZERO, Q::ZERO, negated, true);
-}
-
-/// Radix-4 steps on four runs of consecutive rows (row `b` of each run has twiddle index
-/// `first_t + b`), with the twiddle slices `[wa, wac, wc]` starting at `first_t`: lanes along
-/// the column for one column, fixed-size rows for rows of 1, 2 or 4 vectors (where a general
-/// row loop's slicing would cost as much as the arithmetic), row by row otherwise.
-#[inline(always)]
-pub(crate) fn radix4_row_runs<Q: PackedField, const DIF: bool, const NEG: bool>(
-    x: [&mut [Goldilocks]; 4],
-    width: usize,
-    tw: [&[Goldilocks]; 3],
-    first_t: usize,
-) {
-    let flow = flow_of::<DIF>();
-    if width == 1 {
-        radix4_runs::<Q, DIF, NEG>(x, tw);
-    } else if width == Q::WIDTH {
-        radix4_fixed_rows::<Q, 1>(flow, x, tw, NEG, first_t);
-    } else if width == 2 * Q::WIDTH {
-        radix4_fixed_rows::<Q, 2>(flow, x, tw, NEG, first_t);
-    } else if width == 4 * Q::WIDTH {
-        radix4_fixed_rows::<Q, 4>(flow, x, tw, NEG, first_t);
-    } else {
-        let [x0, x1, x2, x3] = x;
-        for (b, (((r0, r1), r2), r3)) in x0
-            .chunks_exact_mut(width)
-            .zip(x1.chunks_exact_mut(width))
-            .zip(x2.chunks_exact_mut(width))
-            .zip(x3.chunks_exact_mut(width))
-            .enumerate()
-        {
-            let rows = [r0, r1, r2, r3];
-            let t = first_t + b;
-            radix4_rows::<Q, DIF, NEG>(rows, tw.map(|w| w[b]), t == 0);
-        }
-    }
 }
 
 /// One radix-4 step on four vectors: [`radix4_n`] with one step.

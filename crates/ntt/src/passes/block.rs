@@ -5,7 +5,7 @@ use aurum_goldilocks::{Goldilocks, Kernel, PackedField};
 
 use crate::butterflies::flow::{Flow, static_flow};
 use crate::butterflies::radix2::{layer, small_span_layers};
-use crate::butterflies::radix4::radix4_layer;
+use crate::butterflies::radix4::{Shape, radix4_layer, with_shape};
 use crate::scaling::scale_in_place;
 use crate::source::Source;
 use crate::stack_frame::{in_own_frame, step};
@@ -225,11 +225,11 @@ fn layers<Q: PackedField>(
             }
         };
         let negated = twiddles.quarter_negated();
-        static_flow!(
+        with_shape!(Q, width, |S| static_flow!(
             flow,
             negated,
-            Radix4Layer::<Q>(&mut *block, width, inner, twiddles)
-        );
+            Radix4Layer::<Q, S>(&mut *block, width, inner, twiddles)
+        ));
     }
     if hi > lo {
         layer_in_own_frame::<Q>(block, width, lo, twiddles, flow, None);
@@ -265,8 +265,8 @@ step!(
 
 step!(
     /// [`radix4_layer`], as a step run in a frame of its own (as [`Radix2Layer`]), with the
-    /// flow and the sign of `ω₄` fixed.
-    Radix4Layer<const DIF: bool, const NEG: bool>: for<'a> radix4_layer(
+    /// flow, the sign of `ω₄` and the row shape fixed.
+    Radix4Layer<const DIF: bool, const NEG: bool; S: Shape>: for<'a> radix4_layer(
         block: &'a mut [Goldilocks],
         width: usize,
         log_h: usize,

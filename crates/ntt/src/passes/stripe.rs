@@ -5,7 +5,7 @@ use aurum_goldilocks::{Goldilocks, Kernel, PackedField};
 
 use crate::butterflies::flow::{Flow, static_flow};
 use crate::butterflies::radix2::butterfly_row_runs;
-use crate::butterflies::radix4::radix4_row_runs;
+use crate::butterflies::radix4::{Shape, with_shape};
 use crate::scaling::Powers;
 use crate::source::Source;
 use crate::stack_frame::{in_own_frame, step};
@@ -100,11 +100,11 @@ impl StripeLayers<'_> {
                 }
             };
             let negated = self.twiddles.quarter_negated();
-            static_flow!(
+            with_shape!(P, self.width, |S| static_flow!(
                 self.flow,
                 negated,
-                StripeRadix4::<P>(self, &mut *stripes, inner)
-            );
+                StripeRadix4::<P, S>(self, &mut *stripes, inner)
+            ));
         }
         if hi > lo {
             self.radix2_in_own_frame::<P>(stripes, lo, None);
@@ -154,7 +154,7 @@ impl StripeLayers<'_> {
 
     /// The layers pairing stripes `2·2^log_d` and `2^log_d` apart, fused (see `radix4_layer`).
     #[inline(always)]
-    fn radix4<P: PackedField, const DIF: bool, const NEG: bool>(
+    fn radix4<P: PackedField, const DIF: bool, const NEG: bool, S: Shape>(
         &self,
         stripes: &mut [&mut [Goldilocks]],
         log_d: usize,
@@ -174,7 +174,7 @@ impl StripeLayers<'_> {
                 let x = four_mut(stripes, [i, i + d, i + 2 * d, i + 3 * d]);
                 let ta = k * unit + t0;
                 let tw = tw.map(|w| &w[ta..ta + rows]);
-                radix4_row_runs::<P, DIF, NEG>(x, width, tw, ta);
+                S::runs::<P, DIF, NEG>(x, width, tw, ta);
             }
         }
     }
@@ -191,9 +191,9 @@ step!(
 );
 
 step!(
-    /// [`StripeLayers::radix4`], as a step run in a frame of its own, with the flow and the
-    /// sign of `ω₄` fixed.
-    StripeRadix4<const DIF: bool, const NEG: bool>: for<'a, 'b, 'c> StripeLayers::radix4(
+    /// [`StripeLayers::radix4`], as a step run in a frame of its own, with the flow, the
+    /// sign of `ω₄` and the row shape fixed.
+    StripeRadix4<const DIF: bool, const NEG: bool; S: Shape>: for<'a, 'b, 'c> StripeLayers::radix4(
         layers: &'a StripeLayers<'b>,
         stripes: &'a mut [&'c mut [Goldilocks]],
         log_d: usize,

@@ -81,6 +81,19 @@ run_bundle() {
       echo "$preset: aurum commit on the GPU DIFFERS from the CPU"; status=1
     fi
   done
+  # A file streams to the GPU as it is read: the same root as the generated matrix's on the
+  # CPU (`aurum gen` writes the matrix `commit --rows --cols` generates).
+  local file="${TMPDIR:-/tmp}/aurum-gpu-check-input.bin"
+  "$bundle/aurum" gen --rows 3000000 --cols 12 --out "$file" >/dev/null || status=1
+  gpu=$(AURUM_DEVICE=cuda "$bundle/aurum" commit --input "$file" --cols 12) || status=1
+  cpu=$(AURUM_DEVICE=cpu "$bundle/aurum" commit --rows 3000000 --cols 12) || status=1
+  if [ "$(echo "$gpu" | grep '^root:')" = "$(echo "$cpu" | grep '^root:')" ] &&
+    echo "$gpu" | grep -q '^root:'; then
+    echo "a file streamed to the GPU: its root equals the CPU's"
+  else
+    echo "a file streamed to the GPU: root DIFFERS from the CPU's"; status=1
+  fi
+  rm -f "$file"
   echo "== GPU benchmark"
   "$bundle/gpu-bench" "$@" || status=1
   echo "== aurum bench with the GPU (quick)"

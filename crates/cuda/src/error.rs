@@ -77,6 +77,20 @@ pub enum CommitError {
     Open(OpenError),
     /// Layers the tree cannot leave out (the same check as the CPU tree's).
     Build(BuildError),
+    /// A piece of a streamed matrix that is not whole rows.
+    PartialRow {
+        /// Elements in the piece.
+        len: usize,
+        /// Elements per row.
+        width: usize,
+    },
+    /// A streamed matrix with more rows than announced, or fewer at the end.
+    RowCount {
+        /// Rows announced.
+        announced: usize,
+        /// Rows received (so far, where there were too many).
+        received: usize,
+    },
 }
 
 impl fmt::Display for CommitError {
@@ -86,6 +100,13 @@ impl fmt::Display for CommitError {
             CommitError::Cuda(e) => e.fmt(f),
             CommitError::Open(e) => e.fmt(f),
             CommitError::Build(e) => e.fmt(f),
+            CommitError::PartialRow { len, width } => {
+                write!(f, "{len} elements are not whole rows of {width}")
+            }
+            CommitError::RowCount {
+                announced,
+                received,
+            } => write!(f, "{received} rows of a matrix announced with {announced}"),
         }
     }
 }

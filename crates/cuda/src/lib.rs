@@ -20,6 +20,7 @@ pub use info::DeviceInfo;
 pub use lde::{LdeError, LdeTimings, coset_lde, coset_lde_on_device, coset_lde_timed};
 pub use matrix::GpuMatrix;
 pub use merkle::{
-    CommitTimings, GpuTree, commit, commit_matrices, commit_on_device, commit_timed, hash_resident,
+    CommitTimings, GpuTree, StreamingCommit, commit, commit_matrices, commit_on_device,
+    commit_timed, hash_resident,
 };
 pub use permute::{GpuPermutation, PermutationRate};

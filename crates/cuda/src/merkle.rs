@@ -267,6 +267,17 @@ fn build_layers(
     let leaf_len = shape.stored_len(0).expect("a tree has leaves");
     let mut leaves = device.zeros(4 * leaf_len)?;
     hash_group(shape.leaf_matrices(), shape.max_height(), &mut leaves)?;
+    layers_above(device, preset, shape, leaves, hash_group)
+}
+
+/// The layers above `leaves` (layer 0, already hashed), as [`build_layers`] builds them.
+fn layers_above(
+    device: &Device,
+    preset: Preset,
+    shape: &TreeShape,
+    leaves: Buffer,
+    mut hash_group: impl FnMut(&[usize], usize, &mut Buffer) -> Result<(), CudaError>,
+) -> Result<Vec<Buffer>, CudaError> {
     let mut layers = vec![leaves];
     for j in 1..shape.num_layers() {
         let plan = shape.layer_plan(j).expect("layers 1..=depth have plans");
@@ -358,4 +369,174 @@ fn pack(group: &[Matrix<'_>], first: usize, n: usize, width: usize, dst: &mut [u
                 }
             }
         });
+}
+
+/// A commitment to one matrix whose rows arrive in pieces (a file as it is read): each piece
+/// is packed into the page-locked staging buffers as it comes, and a full buffer is copied and
+/// hashed while the next one fills, so reading, copying and hashing overlap and the matrix is
+/// never whole in memory, the host's or the device's. [`StreamingCommit::finish`] builds the
+/// layers above the leaves; the tree is the one [`commit_on_device`] makes of the same rows.
+pub struct StreamingCommit<'g> {
+    gpu: &'g Gpu,
+    preset: Preset,
+    shape: TreeShape,
+    width: usize,
+    staging: crate::gpu::StagingGuard<'g>,
+    leaves: Buffer,
+    /// Rows hashed or queued so far.
+    done: usize,
+    /// Rows in the slot being filled.
+    filled: usize,
+    slot: usize,
+}
+
+impl core::fmt::Debug for StreamingCommit<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("StreamingCommit")
+            .field("dims", &self.shape.dims())
+            .field("rows_received", &(self.done + self.filled))
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'g> StreamingCommit<'g> {
+    /// A commitment with `preset` to a matrix of `rows` rows of `width` elements, whose rows
+    /// [`StreamingCommit::push`] takes in order.
+    pub fn new(
+        gpu: &'g Gpu,
+        preset: Preset,
+        rows: usize,
+        width: usize,
+    ) -> Result<Self, CommitError> {
+        let shape = TreeShape::new(&[aurum_merkle::Dimensions {
+            width,
+            height: rows,
+        }])?;
+        check_memory(gpu, &shape, 2 * backend::SLOTS * backend::SLOT_WORDS * 8)?;
+        let staging = gpu.staging()?;
+        let leaves = gpu
+            .device
+            .zeros(4 * shape.stored_len(0).expect("a tree has leaves"))?;
+        let mut this = Self {
+            gpu,
+            preset,
+            shape,
+            width,
+            staging,
+            leaves,
+            done: 0,
+            filled: 0,
+            slot: 0,
+        };
+        this.staging()?;
+        Ok(this)
+    }
+
+    fn staging(&mut self) -> Result<&mut Staging, CudaError> {
+        self.staging.as_mut().map_err(Clone::clone)
+    }
+
+    /// Rows per staging slot (0: a row is longer than a slot).
+    fn slot_rows(&mut self) -> Result<usize, CudaError> {
+        let width = self.width;
+        Ok(self.staging()?.slot_len() / width)
+    }
+
+    /// The next rows of the matrix (a whole number of them, canonical values).
+    pub fn push(&mut self, rows: &[Goldilocks]) -> Result<(), CommitError> {
+        let width = self.width;
+        let height = self.shape.max_height();
+        let count = rows.len() / width;
+        if !rows.len().is_multiple_of(width) {
+            return Err(CommitError::PartialRow {
+                len: rows.len(),
+                width,
+            });
+        }
+        if self.done + self.filled + count > height {
+            return Err(CommitError::RowCount {
+                announced: height,
+                received: self.done + self.filled + count,
+            });
+        }
+        let slot_rows = self.slot_rows()?;
+        if slot_rows == 0 {
+            // A row longer than a slot: this piece straight to the device and hashed there.
+            let device = &self.gpu.device;
+            let buffer = device.upload(aurum_goldilocks::raw::words(rows))?;
+            let first = self.done;
+            device.leaves(
+                self.preset,
+                &[&buffer],
+                &[width],
+                0,
+                count,
+                &mut self.leaves.slice_mut(4 * first..4 * (first + count)),
+            )?;
+            device.synchronize()?;
+            self.done += count;
+            return Ok(());
+        }
+        let mut rest = rows;
+        while !rest.is_empty() {
+            let take = (slot_rows - self.filled).min(rest.len() / width);
+            let (piece, tail) = rest.split_at(take * width);
+            let (slot, at) = (self.slot, self.filled * width);
+            let host = Device::slot_mut(self.staging()?, slot)?;
+            host[at..at + piece.len()].copy_from_slice(aurum_goldilocks::raw::words(piece));
+            self.filled += take;
+            rest = tail;
+            if self.filled == slot_rows {
+                self.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies and hashes the slot being filled, and moves to the next one.
+    fn flush(&mut self) -> Result<(), CudaError> {
+        if self.filled == 0 {
+            return Ok(());
+        }
+        let (slot, rows, first, width, preset) =
+            (self.slot, self.filled, self.done, self.width, self.preset);
+        let device = &self.gpu.device;
+        let staging = self.staging.as_mut().map_err(Clone::clone)?;
+        device.send(staging, slot)?;
+        device.packed_leaves(
+            preset,
+            staging,
+            slot,
+            width,
+            rows,
+            &mut self.leaves.slice_mut(4 * first..4 * (first + rows)),
+        )?;
+        self.done += rows;
+        self.filled = 0;
+        self.slot = (slot + 1) % staging.slots();
+        Ok(())
+    }
+
+    /// The tree, its layers on the device; an error if fewer rows came than announced.
+    pub fn finish(mut self) -> Result<GpuTree<'g>, CommitError> {
+        self.flush()?;
+        let height = self.shape.max_height();
+        if self.done != height {
+            return Err(CommitError::RowCount {
+                announced: height,
+                received: self.done,
+            });
+        }
+        let Self {
+            gpu,
+            preset,
+            shape,
+            leaves,
+            ..
+        } = self;
+        let layers = layers_above(&gpu.device, preset, &shape, leaves, |_, _, _| {
+            unreachable!("one matrix: nothing joins above the leaves")
+        })?;
+        Ok(GpuTree { gpu, shape, layers })
+    }
 }

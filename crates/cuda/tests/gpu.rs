@@ -14,8 +14,8 @@
 use std::sync::Arc;
 
 use aurum_cuda::{
-    CommitError, CudaError, Gpu, GpuCommitEngine, GpuPermutation, LdeError, commit,
-    commit_matrices, commit_on_device, compile_kernels, coset_lde, coset_lde_on_device,
+    CommitError, CudaError, Gpu, GpuCommitEngine, GpuPermutation, LdeError, StreamingCommit,
+    commit, commit_matrices, commit_on_device, compile_kernels, coset_lde, coset_lde_on_device,
     hash_resident,
 };
 use aurum_fri::{Evaluations, FriParameters, FriPcs, OpeningRequest, codec};
@@ -391,6 +391,56 @@ fn lde_errors_match_the_cpu(gpu: &Gpu) -> Result<(), Failed> {
     Ok(())
 }
 
+/// A matrix pushed in pieces of many sizes (across slot boundaries, one row, many slots) gives
+/// the CPU's root; rows longer than a slot too; wrong pieces and counts are typed errors.
+fn streaming_commits_match_the_cpu(gpu: &Gpu) -> Result<(), Failed> {
+    for (preset, rows, width) in [
+        (Preset::Poseidon2W8, 1usize << 20, 8usize),
+        (Preset::Plonky2, 3000, 13),
+        (Preset::Poseidon2W12, 4, (1 << 21) + 5),
+    ] {
+        let values = seeded(rows * width, (rows + width) as u64);
+        let mut stream = StreamingCommit::new(gpu, preset, rows, width)?;
+        let mut at = 0;
+        for (k, piece) in [1usize, 7, 300_000, 2, 1 << 19].iter().cycle().enumerate() {
+            if at == rows || k > 10_000 {
+                break;
+            }
+            let n = (*piece).min(rows - at);
+            stream.push(&values[at * width..(at + n) * width])?;
+            at += n;
+        }
+        let root = stream.finish()?.root()?;
+        let cpu = with_preset!(preset, |config| {
+            MerkleTree::new(&config, vec![Matrix::new(&values, width)?])?.root()
+        });
+        if root != cpu {
+            return Err(format!("{preset} {rows} x {width}: the streamed root differs").into());
+        }
+    }
+    let values = seeded(64 * 4, 1);
+    let mut stream = StreamingCommit::new(gpu, Preset::Poseidon2W8, 64, 4)?;
+    match stream.push(&values[..6]) {
+        Err(CommitError::PartialRow { len: 6, width: 4 }) => {}
+        other => return Err(format!("a partial row: {other:?}").into()),
+    }
+    stream.push(&values[..4 * 60])?;
+    match stream.push(&values[..4 * 5]) {
+        Err(CommitError::RowCount {
+            announced: 64,
+            received: 65,
+        }) => {}
+        other => return Err(format!("too many rows: {other:?}").into()),
+    }
+    match stream.finish() {
+        Err(CommitError::RowCount {
+            announced: 64,
+            received: 60,
+        }) => Ok(()),
+        other => Err(format!("too few rows: {other:?}").into()),
+    }
+}
+
 /// A FRI proof of two matrices (different heights, one on a coset, cap height 2), encoded,
 /// with the commitment's cap appended.
 fn fri_proof<C: aurum_merkle::MerkleConfig>(pcs: &FriPcs<C>) -> Result<Vec<u8>, Failed> {
@@ -469,6 +519,10 @@ fn main() {
         ),
         gpu_trial("lde_errors_match_the_cpu", lde_errors_match_the_cpu),
         gpu_trial("fri_proofs_match_the_cpu", fri_proofs_match_the_cpu),
+        gpu_trial(
+            "streaming_commits_match_the_cpu",
+            streaming_commits_match_the_cpu,
+        ),
     ]);
     libtest_mimic::run(&args, trials).exit();
 }

@@ -117,7 +117,8 @@ pub(crate) fn commit(args: CommitArgs) -> Result<ExitCode, Error> {
 }
 
 /// The GPU `aurum commit` runs on (`None`: the CPU). `AURUM_DEVICE=cuda` takes it for every
-/// input (a file is read whole first) and fails where there is none; `auto` takes it for a
+/// input (a file streams through page-locked buffers as it is read) and fails where there is
+/// none; `auto` takes it for a
 /// generated matrix from [`aurum_cuda::AUTO_MIN_ELEMENTS`] elements on, where one opens. A
 /// file stays on the CPU's streaming builder under `auto` (it reads overlapped with hashing
 /// in bounded memory), and `--tree` always does (it writes the layers as they are built).
@@ -142,8 +143,8 @@ fn commit_gpu(
     }
 }
 
-/// Commits on the GPU: the matrix in memory (generated, or the file read whole), the layers
-/// left on the device, only the cap and root copied back.
+/// Commits on the GPU: a generated matrix from memory, a file streamed as it is read (never
+/// whole in memory), the layers left on the device, only the cap and root copied back.
 fn commit_on_gpu<C: MerkleConfig>(
     gpu: &aurum_cuda::Gpu,
     preset: aurum_merkle::Preset,
@@ -153,16 +154,47 @@ fn commit_on_gpu<C: MerkleConfig>(
     cap_height: usize,
 ) -> Result<Committed, Error> {
     let permutations = shape.permutations(|len| config.leaf().permutations(len));
-    let values = source.load(shape.max_height())?;
-    let start = Instant::now();
     let failed = |e: &dyn std::fmt::Display| Error::Failed(format!("GPU: {e}"));
-    let matrix = Matrix::new(&values, source.cols()).map_err(|e| failed(&e))?;
-    let tree = aurum_cuda::commit_on_device(gpu, preset, &[matrix]).map_err(|e| match e {
+    let gpu_error = |e: aurum_cuda::CommitError| match e {
         aurum_cuda::CommitError::Cuda(e @ aurum_cuda::CudaError::OutOfMemory { .. }) => {
             Error::OutOfMemory(format!("GPU: {e}"))
         }
         e => failed(&e),
-    })?;
+    };
+    let start = Instant::now();
+    let tree = if let MatrixSource::Random { .. } = source {
+        let values = source.load(shape.max_height())?;
+        let matrix = Matrix::new(&values, source.cols()).map_err(|e| failed(&e))?;
+        aurum_cuda::commit_on_device(gpu, preset, &[matrix]).map_err(gpu_error)?
+    } else {
+        // A file streams through the page-locked buffers as it is read: never whole in memory.
+        let mut stream =
+            aurum_cuda::StreamingCommit::new(gpu, preset, shape.max_height(), source.cols())
+                .map_err(gpu_error)?;
+        let mut pushed: Result<(), aurum_cuda::CommitError> = Ok(());
+        source
+            .stream_rows(|piece, _| {
+                pushed = stream.push(piece);
+                match &pushed {
+                    Ok(()) => Ok(()),
+                    // Stop reading; the GPU's error is reported below.
+                    Err(_) => Err(Error::Failed(String::new())),
+                }
+            })
+            .or_else(|e| if pushed.is_err() { Ok(()) } else { Err(e) })?;
+        let stream_error = |e| match e {
+            aurum_cuda::CommitError::RowCount {
+                announced,
+                received,
+            } => Error::Input(format!(
+                "the file changed while it was read: {received} rows where its size gave \
+                 {announced}"
+            )),
+            e => gpu_error(e),
+        };
+        pushed.map_err(stream_error)?;
+        stream.finish().map_err(stream_error)?
+    };
     let cap = tree.cap(cap_height).map_err(|e| failed(&e))?;
     let root = tree.root().map_err(|e| failed(&e))?;
     Ok(Committed {

@@ -349,10 +349,20 @@ impl Device {
         len: usize,
         fill: impl FnOnce(&mut [u64]),
     ) -> Result<(), CudaError> {
-        let host = staging.pinned[slot]
+        fill(&mut Self::slot_mut(staging, slot)?[..len]);
+        self.send(staging, slot)
+    }
+
+    /// Staging slot `slot`'s page-locked words, once its previous copy has finished.
+    pub(crate) fn slot_mut(staging: &mut Staging, slot: usize) -> Result<&mut [u64], CudaError> {
+        staging.pinned[slot]
             .as_mut_slice()
-            .map_err(driver("waiting for a staging buffer"))?;
-        fill(&mut host[..len]);
+            .map_err(driver("waiting for a staging buffer"))
+    }
+
+    /// Queues the copy of staging slot `slot` to its device slot (on the copy stream; the
+    /// kernels that read the device slot wait for it).
+    pub(crate) fn send(&self, staging: &mut Staging, slot: usize) -> Result<(), CudaError> {
         staging
             .copy
             .memcpy_htod(&staging.pinned[slot], &mut staging.device[slot])

@@ -97,7 +97,7 @@ run_bundle() {
   echo "== GPU benchmark"
   "$bundle/gpu-bench" "$@" || status=1
   echo "== aurum bench with the GPU (quick)"
-  # The record lands in \$OUT where the device tool sets it (it comes back), else the bundle.
+  # The record lands in $OUT where the device tool sets it (it comes back), else the bundle.
   AURUM_DEVICE=cuda "$bundle/aurum" bench --quick --label gpu-host \
     --out "${OUT:-$bundle}/bench-gpu-host.json" || status=1
   echo "== Keccak STARK, aurum-fri committing on the GPU"

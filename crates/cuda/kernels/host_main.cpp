@@ -67,12 +67,15 @@ static int lde() {
     u64 log_n = read_value(), added = read_value(), width = read_value();
     u64 log_table = read_value(), steps = read_value();
     // Input, Output, Twiddles, Scale (aurum_cuda::kernels::lde::Buffer's numbers).
+    // The GPU allocates them unset: here they start as a poison pattern (not canonical, so a
+    // word read before it is written spoils the output instead of passing as zero).
+    const u64 poison = 0xFFFFFFFFDEADBEEFULL;
     std::vector<u64> buffers[4];
     buffers[0] = read_vector((1ULL << log_n) * width);
-    buffers[1].assign((1ULL << (log_n + added)) * width, 0);
-    buffers[2].assign(1ULL << (log_table - 1), 0);
-    buffers[3].assign(1ULL << log_n, 0);
-    std::vector<u64> tile(NTT_TILE), lane_lo(NTT_MAX_LANES);
+    buffers[1].assign((1ULL << (log_n + added)) * width, poison);
+    buffers[2].assign(1ULL << (log_table - 1), poison);
+    buffers[3].assign(1ULL << log_n, poison);
+    std::vector<u64> tile(NTT_TILE, poison), lane_lo(NTT_MAX_LANES, poison);
     for (u64 s = 0; s < steps; s++) {
         u64 kind = read_value();
         if (kind == 0) {

@@ -163,11 +163,13 @@ fn run<'g>(
     check_free(gpu, words * 8)?;
     let device = &gpu.device;
     let start = Instant::now();
-    let mut input = device.zeros(plan.len(lde::Buffer::Input))?;
+    // No memsets: the upload writes every input word, the spread every output word and the
+    // tables' launches every entry (the plan's `len`s), before any kernel reads them.
+    let mut input = device.unset(plan.len(lde::Buffer::Input))?;
     device.upload_into(aurum_goldilocks::raw::words(values), &mut input)?;
-    let mut output = device.zeros(out_len)?;
-    let mut twiddles = device.zeros(plan.len(lde::Buffer::Twiddles))?;
-    let mut scale = device.zeros(plan.len(lde::Buffer::Scale))?;
+    let mut output = device.unset(out_len)?;
+    let mut twiddles = device.unset(plan.len(lde::Buffer::Twiddles))?;
+    let mut scale = device.unset(plan.len(lde::Buffer::Scale))?;
     if let Some(t) = timings.as_deref_mut() {
         device.synchronize()?;
         t.upload = start.elapsed();

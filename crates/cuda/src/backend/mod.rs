@@ -256,6 +256,16 @@ impl Device {
             .map_err(driver("copying to the device"))
     }
 
+    /// `len` words on the device whose values are unset, for a buffer the caller's kernels
+    /// write whole before anything reads it (no memset: the LDE's buffers are gigabytes).
+    pub(crate) fn unset(&self, len: usize) -> Result<Buffer, CudaError> {
+        // SAFETY: cudarc marks this unsafe because the memory is not initialised; its words are
+        // `u64`, for which every bit pattern is a value, so reading one before it is written
+        // gives a wrong number, never undefined behaviour — and the callers write every word
+        // first (the host check runs their plans on buffers filled with a poison pattern).
+        unsafe { self.stream.alloc::<u64>(len.max(1)) }.map_err(driver("allocating device memory"))
+    }
+
     /// `len` zero words on the device.
     pub(crate) fn zeros(&self, len: usize) -> Result<Buffer, CudaError> {
         self.stream

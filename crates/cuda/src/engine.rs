@@ -22,10 +22,9 @@ use crate::merkle::commit_matrices;
 #[derive(Debug)]
 pub struct GpuCommitEngine {
     gpu: &'static Gpu,
-    /// Whether every job must run here (`cuda`): else a job below `min_elements` input
-    /// elements, or one larger than the device's free memory, is left to the CPU.
+    /// Whether every job must run here (`cuda`): else a job below [`AUTO_MIN_ELEMENTS`]
+    /// input elements, or one larger than the device's free memory, is left to the CPU.
     required: bool,
-    min_elements: usize,
     /// Commitments computed here so far.
     jobs: AtomicUsize,
 }
@@ -37,7 +36,6 @@ impl GpuCommitEngine {
         Self {
             gpu,
             required: true,
-            min_elements: 0,
             jobs: AtomicUsize::new(0),
         }
     }
@@ -51,11 +49,6 @@ impl GpuCommitEngine {
         Ok(crate::gpu_for(choice, elements)?.map(|gpu| Self {
             gpu,
             required: choice == DeviceChoice::Cuda,
-            min_elements: if choice == DeviceChoice::Cuda {
-                0
-            } else {
-                AUTO_MIN_ELEMENTS
-            },
             jobs: AtomicUsize::new(0),
         }))
     }
@@ -133,7 +126,7 @@ impl CommitEngine for GpuCommitEngine {
         dropped: usize,
     ) -> Result<Option<EngineCommit>, String> {
         let elements: usize = matrices.iter().map(|m| m.values.len()).sum();
-        if !self.required && elements < self.min_elements {
+        if !self.required && elements < AUTO_MIN_ELEMENTS {
             return Ok(None);
         }
         match self.run(preset, matrices, log_blowup, dropped) {

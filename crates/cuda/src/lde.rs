@@ -74,14 +74,7 @@ pub fn coset_lde_on_device<'g>(
     shift: Goldilocks,
     order: Order,
 ) -> Result<GpuMatrix<'g>, LdeError> {
-    let request = Request {
-        domain,
-        width,
-        added_bits,
-        shift,
-        order,
-    };
-    run(gpu, values, request, None)
+    run(gpu, domain, values, width, added_bits, shift, order, None)
 }
 
 /// Where a GPU LDE's time went.
@@ -104,41 +97,32 @@ pub fn coset_lde_timed<'g>(
     shift: Goldilocks,
     order: Order,
 ) -> Result<(GpuMatrix<'g>, LdeTimings), LdeError> {
-    let request = Request {
+    let mut timings = LdeTimings::default();
+    let matrix = run(
+        gpu,
         domain,
+        values,
         width,
         added_bits,
         shift,
         order,
-    };
-    let mut timings = LdeTimings::default();
-    let matrix = run(gpu, values, request, Some(&mut timings))?;
+        Some(&mut timings),
+    )?;
     Ok((matrix, timings))
 }
 
-/// An LDE's parameters besides its input.
-#[derive(Clone, Copy)]
-struct Request {
+/// [`coset_lde_on_device`], adding where the time went to `timings` where given.
+#[allow(clippy::too_many_arguments)]
+fn run<'g>(
+    gpu: &'g Gpu,
     domain: Domain,
+    values: &[Goldilocks],
     width: usize,
     added_bits: usize,
     shift: Goldilocks,
     order: Order,
-}
-
-fn run<'g>(
-    gpu: &'g Gpu,
-    values: &[Goldilocks],
-    request: Request,
     mut timings: Option<&mut LdeTimings>,
 ) -> Result<GpuMatrix<'g>, LdeError> {
-    let Request {
-        domain,
-        width,
-        added_bits,
-        shift,
-        order,
-    } = request;
     let (log_n, out_len) = check_coset_lde(values.len(), width, added_bits, shift)?;
     // Both below 2^6 after the checks (log_n + added_bits ≤ 32).
     let (log_n, added) = (log_n as u32, added_bits as u32);

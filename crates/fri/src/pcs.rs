@@ -222,15 +222,14 @@ impl<C: MerkleConfig> FriPcs<C> {
         matrices: Vec<Evaluations>,
         timings: &mut Timings,
     ) -> Result<(Commitment, ProverData), CommitError> {
-        if let Some((engine, preset)) = &self.engine {
-            self.check_inputs(&matrices)?;
-            if let Some(done) =
+        self.check_inputs(&matrices)?;
+        if let Some((engine, preset)) = &self.engine
+            && let Some(done) =
                 self.commit_on_engine(engine.as_ref(), *preset, &matrices, timings)?
-            {
-                return Ok(done);
-            }
+        {
+            return Ok(done);
         }
-        let committed = timed(&mut timings.lde, || self.extend(matrices))?;
+        let committed = timed(&mut timings.lde, || self.extend_checked(matrices))?;
         timed(&mut timings.merkle, || self.commit_ldes_checked(committed))
     }
 
@@ -363,6 +362,11 @@ impl<C: MerkleConfig> FriPcs<C> {
     /// The LDE of each matrix (checked first, all of them, before any work).
     fn extend(&self, matrices: Vec<Evaluations>) -> Result<Vec<Committed>, CommitError> {
         self.check_inputs(&matrices)?;
+        self.extend_checked(matrices)
+    }
+
+    /// [`FriPcs::extend`] of matrices [`FriPcs::check_inputs`] accepted.
+    fn extend_checked(&self, matrices: Vec<Evaluations>) -> Result<Vec<Committed>, CommitError> {
         let ntt = Ntt::default();
         matrices
             .into_iter()

@@ -110,45 +110,29 @@ pub(crate) const fn flow_of<const DIF: bool>() -> Flow {
 /// so that its loops compile without a branch on either. The frame matters unoptimised (see
 /// [`crate::stack_frame`]): the four variants' inlined copies would otherwise share one.
 macro_rules! static_flow {
-    // A step with a row shape (`radix4::Shape`) after the const parameters.
-    ($flow:expr, $negated:expr, $step:ident::<$q:ty, $shape:ty>($($arg:expr),* $(,)?)) => {
+    // `$shape`: a row shape (`radix4::Shape`), the step's type parameter after the const ones.
+    ($flow:expr, $negated:expr, $step:ident::<$q:ty $(, $shape:ty)?>($($arg:expr),* $(,)?)) => {
         match ($flow, $negated) {
             (Flow::Dif, false) => $crate::stack_frame::in_own_frame::<
                 $q,
-                $step<true, false, $shape>,
+                $step<true, false $(, $shape)?>,
                 _,
             >(($($arg,)*)),
             (Flow::Dif, true) => $crate::stack_frame::in_own_frame::<
                 $q,
-                $step<true, true, $shape>,
+                $step<true, true $(, $shape)?>,
                 _,
             >(($($arg,)*)),
             (Flow::Dit, false) => $crate::stack_frame::in_own_frame::<
                 $q,
-                $step<false, false, $shape>,
+                $step<false, false $(, $shape)?>,
                 _,
             >(($($arg,)*)),
             (Flow::Dit, true) => $crate::stack_frame::in_own_frame::<
                 $q,
-                $step<false, true, $shape>,
+                $step<false, true $(, $shape)?>,
                 _,
             >(($($arg,)*)),
-        }
-    };
-    ($flow:expr, $negated:expr, $step:ident::<$q:ty>($($arg:expr),* $(,)?)) => {
-        match ($flow, $negated) {
-            (Flow::Dif, false) => {
-                $crate::stack_frame::in_own_frame::<$q, $step<true, false>, _>(($($arg,)*))
-            }
-            (Flow::Dif, true) => {
-                $crate::stack_frame::in_own_frame::<$q, $step<true, true>, _>(($($arg,)*))
-            }
-            (Flow::Dit, false) => {
-                $crate::stack_frame::in_own_frame::<$q, $step<false, false>, _>(($($arg,)*))
-            }
-            (Flow::Dit, true) => {
-                $crate::stack_frame::in_own_frame::<$q, $step<false, true>, _>(($($arg,)*))
-            }
         }
     };
 }

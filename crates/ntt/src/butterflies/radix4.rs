@@ -62,12 +62,23 @@ pub(crate) trait Shape {
         h: usize,
         tw: [&[Goldilocks]; 3],
     ) {
-        for quad in block.chunks_exact_mut(4 * h * width) {
-            let (x0, rest) = quad.split_at_mut(h * width);
-            let (x1, rest) = rest.split_at_mut(h * width);
-            let (x2, x3) = rest.split_at_mut(h * width);
-            Self::runs::<Q, DIF, NEG>([x0, x1, x2, x3], width, tw, 0);
-        }
+        quads::<Q, DIF, NEG, Self>(block, width, h, tw);
+    }
+}
+
+/// Each group of `4h` rows of `block` as four runs of shape `S`.
+#[inline(always)]
+fn quads<Q: PackedField, const DIF: bool, const NEG: bool, S: Shape + ?Sized>(
+    block: &mut [Goldilocks],
+    width: usize,
+    h: usize,
+    tw: [&[Goldilocks]; 3],
+) {
+    for quad in block.chunks_exact_mut(4 * h * width) {
+        let (x0, rest) = quad.split_at_mut(h * width);
+        let (x1, rest) = rest.split_at_mut(h * width);
+        let (x2, x3) = rest.split_at_mut(h * width);
+        S::runs::<Q, DIF, NEG>([x0, x1, x2, x3], width, tw, 0);
     }
 }
 
@@ -95,7 +106,7 @@ impl Shape for OneColumn {
     #[inline(always)]
     fn block_layer<Q: PackedField, const DIF: bool, const NEG: bool>(
         block: &mut [Goldilocks],
-        _: usize,
+        width: usize,
         h: usize,
         tw: [&[Goldilocks]; 3],
     ) {
@@ -104,12 +115,7 @@ impl Shape for OneColumn {
             // a call's slicing per group.
             radix4_column::<Q, DIF, NEG>(block, tw);
         } else {
-            for quad in block.chunks_exact_mut(4 * h) {
-                let (x0, rest) = quad.split_at_mut(h);
-                let (x1, rest) = rest.split_at_mut(h);
-                let (x2, x3) = rest.split_at_mut(h);
-                radix4_runs::<Q, DIF, NEG>([x0, x1, x2, x3], tw);
-            }
+            quads::<Q, DIF, NEG, Self>(block, width, h, tw);
         }
     }
 }

@@ -3,6 +3,8 @@
 //   perm NAME N, then N states            -> the N permuted states
 //   leaf PRESET ROWS MATS W1 … Wm, then each matrix row-major -> ROWS digests
 //   compress PRESET N, then N pairs of digests                -> N digests
+//   field - N, then N pairs of 64-bit values a b -> for each pair the FIELD_OUTPUTS values of
+//     field_pair (the field's primitives on any 64-bit inputs, checked against integers)
 //   lde - LOG_N ADDED WIDTH LOG_TABLE STEPS, the input, then each step of
 //     aurum_cuda::kernels::lde (0 powers: BUF COUNT LO_BITS HI_LEN hi… LO_LEN lo…;
 //     1 pass: BUF LOW LAYERS LANE_BITS BLOCKS DIT INVERSE; 2 spread: BIT_REVERSED)
@@ -55,6 +57,33 @@ static void compress_pairs(u64 n) {
         compress<P>(pair, pair + 4, out);
         print_values(out, 4);
     }
+}
+
+// What tests/host_kernels.rs checks of goldilocks.cuh for a pair of 64-bit values a, b (in
+// this order: the Rust side lists the same).
+#define FIELD_OUTPUTS 21
+static void field_pair(u64 a, u64 b) {
+    const u64 bc = gl_canonical(b);
+    const gl_wide w = gl_wide_of(a, b);
+    const gl_wide w2 = gl_wide_add(w, gl_wide{a, (u32)(b & 0xFF)});
+    const gl_wide w3 = gl_wide_add(w, b);
+    const gl_wide m3 = gl_mac_wide(a, b, 3);
+    const gl_wide mbig = gl_mac_wide(a, b, 0xFFFFFFFDu);
+    const u64 sixteen[16] = {a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b};
+    const u64 out[FIELD_OUTPUTS] = {
+        gl_mul_lazy(a, b),
+        gl_fold(gl_wide{a, (u32)((b >> 32) % 0xFFFFFFFFULL)}),
+        w.lo, w.hi, w2.lo, w2.hi, w3.lo, w3.hi,
+        m3.lo, m3.hi, mbig.lo, mbig.hi,
+        gl_neg_lazy(a),
+        gl_add_lazy(a, bc),
+        gl_sub(a, bc),
+        gl_div_2exp(a, 1), gl_div_2exp(a, 7), gl_div_2exp(a, 32),
+        gl_pow7_lazy(a),
+        gl_sum_lazy(sixteen, 16),
+        gl_mul(a, b),
+    };
+    print_values(out, FIELD_OUTPUTS);
 }
 
 static std::vector<u64> read_vector(u64 n) {
@@ -147,6 +176,12 @@ int main() {
             else if (!strcmp(name, "poseidon2-w16")) compress_pairs<Poseidon2W16>(n);
             else if (!strcmp(name, "plonky2") || !strcmp(name, "polygon")) compress_pairs<Poseidon12>(n);
             else return 3;
+        } else if (!strcmp(op, "field")) {
+            u64 n = read_value();
+            for (u64 k = 0; k < n; k++) {
+                u64 a = read_value();
+                field_pair(a, read_value());
+            }
         } else if (!strcmp(op, "lde")) {
             int status = lde();
             if (status != 0) return status;

@@ -4,9 +4,9 @@
 // matrix (POSEIDON_MDS, 12·12 small entries) are data, written by the Rust side into the
 // prelude.
 
-// M·x for any 64-bit x. The entries are below 2^6, so each row sums the products with the
-// low and the high 32-bit halves of x apart — 32 × 32-bit multiply-adds, each sum below 2^42 —
-// and combines them once: lo + hi·2^32 < 2^75, then one reduction.
+// M·x for lazy x, lazy. The entries are below 2^6, so each row sums the products with the low
+// and the high 32-bit halves of x apart — 32 × 32-bit multiply-adds, each sum below 2^42 — and
+// combines them once: lo + hi·2^32 < 2^75, exact as a gl_wide, then one fold.
 AURUM_DEV void poseidon_mds(u64 *s) {
     u64 out[12];
 #pragma unroll
@@ -18,26 +18,39 @@ AURUM_DEV void poseidon_mds(u64 *s) {
             lo += c * (u32)s[j];
             hi += c * (u32)(s[j] >> 32);
         }
-        u64 v_lo = lo + (hi << 32);
-        u64 v_hi = (hi >> 32) + (v_lo < lo ? 1 : 0);
-        out[i] = gl_reduce128(v_lo, v_hi);
+        gl_wide v = gl_wide_of(lo, hi << 32);
+        v.hi += (u32)(hi >> 32);
+        out[i] = gl_fold(v);
     }
 #pragma unroll
     for (int i = 0; i < 12; i++) s[i] = out[i];
 }
 
+// A round on the lazy state: its 12 constants added (each canonical, so the sums stay below
+// 2^64 + p and one correction keeps them lazy), the S-box on every word (full) or the first
+// (partial), then the MDS matrix.
+template <bool FULL>
+AURUM_DEV void poseidon_round(u64 *s, const u64 *rc) {
+#pragma unroll
+    for (int i = 0; i < 12; i++) s[i] = gl_add_lazy(s[i], rc[i]);
+    if (FULL) {
+#pragma unroll
+        for (int i = 0; i < 12; i++) s[i] = gl_pow7_lazy(s[i]);
+    } else {
+        s[0] = gl_pow7_lazy(s[0]);
+    }
+    poseidon_mds(s);
+}
+
+// The round loops stay loops, as Poseidon2's (poseidon2.cuh); the state is lazy between rounds
+// and canonical at the end.
 AURUM_DEV void poseidon_permute(u64 *s) {
 #pragma unroll 1
-    for (int r = 0; r < 30; r++) {
-        // Lazy sums: the S-box and the MDS rows take any 64-bit value.
+    for (int r = 0; r < 4; r++) poseidon_round<true>(s, POSEIDON_RC + r * 12);
+#pragma unroll 1
+    for (int r = 4; r < 26; r++) poseidon_round<false>(s, POSEIDON_RC + r * 12);
+#pragma unroll 1
+    for (int r = 26; r < 30; r++) poseidon_round<true>(s, POSEIDON_RC + r * 12);
 #pragma unroll
-        for (int i = 0; i < 12; i++) s[i] = gl_add_lazy(s[i], POSEIDON_RC[r * 12 + i]);
-        if (r >= 4 && r < 26) {
-            s[0] = gl_pow7(s[0]);
-        } else {
-#pragma unroll
-            for (int i = 0; i < 12; i++) s[i] = gl_pow7(s[i]);
-        }
-        poseidon_mds(s);
-    }
+    for (int i = 0; i < 12; i++) s[i] = gl_canonical(s[i]);
 }

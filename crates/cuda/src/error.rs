@@ -29,6 +29,9 @@ pub enum CudaError {
         /// The permutation's width.
         width: usize,
     },
+    /// A permutation of the GPU gave other values than the CPU's on the known-answer check
+    /// [`crate::Gpu::open`] runs (a kernel, compiler or driver fault): the GPU is not used.
+    KnownAnswer(&'static str),
     /// The job needs more device memory than is free.
     OutOfMemory {
         /// Bytes asked for.
@@ -56,6 +59,11 @@ impl fmt::Display for CudaError {
             CudaError::NotWholeStates { len, width } => {
                 write!(f, "{len} elements are not whole states of {width}")
             }
+            CudaError::KnownAnswer(name) => write!(
+                f,
+                "the GPU's {name} permutation differs from the CPU's on its known-answer check \
+                 (a kernel, compiler or driver fault): the GPU is not used"
+            ),
             CudaError::OutOfMemory { bytes, free } => write!(
                 f,
                 "the job needs {bytes} bytes of GPU memory and {free} are free"

@@ -25,14 +25,17 @@ impl core::fmt::Debug for Gpu {
 }
 
 impl Gpu {
-    /// Opens device 0 and compiles the kernels for it (NVRTC; see [`DeviceInfo`] for what
-    /// that took). Without a driver, a device or NVRTC this is the [`CudaError`] that says
-    /// which — never a panic.
+    /// Opens device 0, compiles the kernels for it (NVRTC; see [`DeviceInfo`] for what that
+    /// took) and checks every permutation kernel against the CPU's on known answers. Without
+    /// a driver, a device or NVRTC this is the [`CudaError`] that says which — never a panic;
+    /// kernels that compute other values are [`CudaError::KnownAnswer`].
     pub fn open() -> Result<Self, CudaError> {
-        Ok(Self {
+        let gpu = Self {
             device: backend::Device::open()?,
             staging: Mutex::new(None),
-        })
+        };
+        gpu.check_known_answers()?;
+        Ok(gpu)
     }
 
     /// The staging buffers, allocated on first use (or why they could not be).

@@ -34,6 +34,7 @@ typedef unsigned int u32;
 #define AURUM_BREV64(x) __brevll(x)
 #define AURUM_FOR_THREADS(t, n) for (u32 t = threadIdx.x; t < (n); t += blockDim.x)
 #define AURUM_SYNC() __syncthreads()
+#define AURUM_PTX 1
 ";
 
 /// What the host build defines instead: a block's threads run one after another between
@@ -87,48 +88,59 @@ fn assemble(prelude: &str, parts: &[&str]) -> String {
     source
 }
 
-/// `struct P2InternalW<W>`: `s_i ← D_i·s_i + Σ s_j` for Plonky3's diagonal at width `W`,
-/// each entry recognised from its value: `±n` (n ≤ 4) by additions and doublings, `±1/2^k`
-/// (k ≤ 32) by `gl_div_2exp`, anything else by a multiplication with `P2W<W>_DIAG[i]`.
+/// `struct P2InternalW<W>`: `s_i ← D_i·s_i + Σ s_j` on lazy values for Plonky3's diagonal at
+/// width `W`, each entry recognised from its value: `±n` (1 ≤ n ≤ 4) as a small multiply-add
+/// (`gl_mac_wide`, of `−s_i` for a negative entry), `±1/2^k` (k ≤ 32) by `gl_div_2exp`, anything
+/// else by a multiplication with `P2W<W>_DIAG[i]`.
 fn internal_layer<const W: usize>() -> String
 where
     Plonky3Layers: LinearLayers<W>,
 {
     let diagonal = <Plonky3Layers as LinearLayers<W>>::internal_diagonal();
     let mut out = format!(
-        "struct P2InternalW{W} {{\n    AURUM_METHOD static void apply(u64 *s) {{\n        u64 sum = gl_sum(s, {W});\n"
+        "struct P2InternalW{W} {{\n    AURUM_METHOD static void apply(u64 *s) {{\n        u64 sum = gl_sum_lazy(s, {W});\n"
     );
     for (i, d) in diagonal.iter().enumerate() {
         let x = format!("s[{i}]");
-        let (negative, term) =
-            small_form(*d, &x).unwrap_or_else(|| (false, format!("gl_mul(P2W{W}_DIAG[{i}], {x})")));
-        let op = if negative { "gl_sub" } else { "gl_add" };
-        let _ = writeln!(out, "        s[{i}] = {op}(sum, {term});");
+        let term = match small_form(*d) {
+            Some(Small::Times { negative, n }) => {
+                let x = if negative {
+                    format!("gl_neg_lazy({x})")
+                } else {
+                    x
+                };
+                format!("gl_fold(gl_mac_wide(sum, {x}, {n}))")
+            }
+            Some(Small::Halved { negative, k }) => {
+                let op = if negative { "gl_sub" } else { "gl_add_lazy" };
+                format!("{op}(sum, gl_div_2exp({x}, {k}))")
+            }
+            None => format!("gl_add_lazy(sum, gl_mul(P2W{W}_DIAG[{i}], {x}))"),
+        };
+        let _ = writeln!(out, "        s[{i}] = {term};");
     }
     out.push_str("    }\n};\n");
     out
 }
 
-/// `d·x` as additions, doublings or a division by a power of two, with the sign apart: for
-/// `d = ±n` (1 ≤ n ≤ 4) and `d = ±1/2^k` (1 ≤ k ≤ 32).
-fn small_form(d: Goldilocks, x: &str) -> Option<(bool, String)> {
+/// A diagonal entry the internal layer applies without a full multiplication.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Small {
+    /// `±n`, 1 ≤ n ≤ 4.
+    Times { negative: bool, n: u32 },
+    /// `±1/2^k`, 1 ≤ k ≤ 32.
+    Halved { negative: bool, k: u64 },
+}
+
+/// `d` as [`Small`], if it is one.
+fn small_form(d: Goldilocks) -> Option<Small> {
     for negative in [false, true] {
         let target = if negative { -d } else { d };
-        for n in 1u32..=4 {
-            if target == Goldilocks::from(n) {
-                let term = match n {
-                    1 => x.to_string(),
-                    2 => format!("gl_double({x})"),
-                    3 => format!("gl_add(gl_double({x}), {x})"),
-                    _ => format!("gl_double(gl_double({x}))"),
-                };
-                return Some((negative, term));
-            }
+        if let Some(n) = (1u32..=4).find(|&n| target == Goldilocks::from(n)) {
+            return Some(Small::Times { negative, n });
         }
-        for k in 1u64..=32 {
-            if target == Goldilocks::ONE.div_2exp(k) {
-                return Some((negative, format!("gl_div_2exp({x}, {k})")));
-            }
+        if let Some(k) = (1u64..=32).find(|&k| target == Goldilocks::ONE.div_2exp(k)) {
+            return Some(Small::Halved { negative, k });
         }
     }
     None
@@ -200,7 +212,8 @@ mod tests {
         }
     }
 
-    /// Every Plonky3 diagonal entry has a small form: no multiplication in the internal layer.
+    /// Every Plonky3 diagonal entry has a small form: no full multiplication in the internal
+    /// layer.
     #[test]
     fn internal_layers_have_no_multiplication() {
         for code in [
@@ -214,19 +227,27 @@ mod tests {
 
     #[test]
     fn small_forms_are_recognised() {
-        let x = "x";
         assert_eq!(
-            small_form(Goldilocks::from(3u32), x),
-            Some((false, "gl_add(gl_double(x), x)".into()))
+            small_form(Goldilocks::from(3u32)),
+            Some(Small::Times {
+                negative: false,
+                n: 3
+            })
         );
         assert_eq!(
-            small_form(-Goldilocks::from(2u32), x),
-            Some((true, "gl_double(x)".into()))
+            small_form(-Goldilocks::from(2u32)),
+            Some(Small::Times {
+                negative: true,
+                n: 2
+            })
         );
         assert_eq!(
-            small_form(Goldilocks::ONE.div_2exp(32), x),
-            Some((false, "gl_div_2exp(x, 32)".into()))
+            small_form(-Goldilocks::ONE.div_2exp(32)),
+            Some(Small::Halved {
+                negative: true,
+                k: 32
+            })
         );
-        assert_eq!(small_form(Goldilocks::from(5u32), x), None);
+        assert_eq!(small_form(Goldilocks::from(5u32)), None);
     }
 }

@@ -50,6 +50,13 @@ fn nvrtc_trial(arch: &'static str) -> Trial {
                         return Err(format!("the PTX has no entry {kernel}").into());
                     }
                 }
+                // For scripts/cuda-compile.sh, which assembles each with ptxas: NVRTC passes
+                // inline PTX through unchecked, the assembler (and a driver loading it) checks it.
+                if let Some(dir) = std::env::var_os("AURUM_PTX_DIR") {
+                    let path = std::path::Path::new(&dir).join(format!("compute_{arch}.ptx"));
+                    std::fs::write(&path, ptx)
+                        .map_err(|e| format!("writing {}: {e}", path.display()))?;
+                }
                 Ok(Completion::Completed)
             }
             Err(CudaError::NoNvrtc) if !required("AURUM_REQUIRE_NVRTC") => {

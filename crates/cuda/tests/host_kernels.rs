@@ -146,6 +146,165 @@ fn check_permutation<const W: usize>(name: &str, perm: &impl Permutation<W>) -> 
     Ok(())
 }
 
+const P: u128 = 0xFFFF_FFFF_0000_0001;
+
+/// 64-bit values for the field check: the danger values, the top of the 64-bit range, values
+/// around 2^32 multiples, and a seeded spread of raw 64-bit words.
+fn field_inputs() -> Vec<u64> {
+    let mut out: Vec<u64> = DANGER.to_vec();
+    out.extend([
+        u64::MAX,
+        u64::MAX - 1,
+        u64::MAX - (1 << 32) + 2,
+        0xFFFF_FFFF_0000_0000,
+        0xFFFF_FFFE_FFFF_FFFF,
+        0x0000_0001_FFFF_FFFF,
+        0xFFFF_FFFF_FFFF_0000,
+    ]);
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    out.extend((0..24).map(|_| {
+        // splitmix64
+        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }));
+    out
+}
+
+/// The field's primitives (`kernels/goldilocks.cuh`, through the host's version of each
+/// device carry chain) on every pair of [`field_inputs`], against integer arithmetic: lazy
+/// results congruent mod p, canonical ones below p too, exact sums exact.
+fn check_field() -> Result<(), Failed> {
+    let inputs = field_inputs();
+    let pairs: Vec<(u64, u64)> = inputs
+        .iter()
+        .flat_map(|&a| inputs.iter().map(move |&b| (a, b)))
+        .collect();
+    let mut request = format!("field - {:x}\n", pairs.len());
+    for &(a, b) in &pairs {
+        push_values(&mut request, [a, b]);
+    }
+    let answer = ask(&request);
+    const OUTPUTS: usize = 21;
+    if answer.len() != pairs.len() * OUTPUTS {
+        return Err(format!("{} values for {} pairs", answer.len(), pairs.len()).into());
+    }
+    let m = |x: u128| x % P;
+    let pow = |x: u128, e: u32| (0..e).fold(1u128, |acc, _| m(acc * m(x)));
+    // 1/2 = (p + 1)/2.
+    let inv2k = |k: u32| pow(P / 2 + 1, k);
+    let wide = |lo: u64, hi: u64| u128::from(lo) | (u128::from(hi) << 64);
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        let got = &answer[k * OUTPUTS..(k + 1) * OUTPUTS];
+        let (a128, b128) = (u128::from(a), u128::from(b));
+        let bc = m(b128);
+        let fold_hi = (b >> 32) % 0xFFFF_FFFF;
+        // (name, got, expected residue or exact value, exact, canonical)
+        let checks: [(&str, u128, u128, bool, bool); 17] = [
+            (
+                "gl_mul_lazy",
+                got[0].into(),
+                m(m(a128) * m(b128)),
+                false,
+                false,
+            ),
+            ("gl_fold", got[1].into(), m(wide(a, fold_hi)), false, false),
+            ("gl_wide_of", wide(got[2], got[3]), a128 + b128, true, false),
+            (
+                "gl_wide_add (wide)",
+                wide(got[4], got[5]),
+                a128 + b128 + a128 + (u128::from(b & 0xFF) << 64),
+                true,
+                false,
+            ),
+            (
+                "gl_wide_add (u64)",
+                wide(got[6], got[7]),
+                a128 + 2 * b128,
+                true,
+                false,
+            ),
+            (
+                "gl_mac_wide 3",
+                wide(got[8], got[9]),
+                a128 + 3 * b128,
+                true,
+                false,
+            ),
+            (
+                "gl_mac_wide 2^32 - 3",
+                wide(got[10], got[11]),
+                a128 + 0xFFFF_FFFD * b128,
+                true,
+                false,
+            ),
+            ("gl_neg_lazy", got[12].into(), m(P - m(a128)), false, false),
+            ("gl_add_lazy", got[13].into(), m(a128 + bc), false, false),
+            ("gl_sub", got[14].into(), m(a128 + P - bc), false, a128 < P),
+            (
+                "gl_div_2exp 1",
+                got[15].into(),
+                m(m(a128) * inv2k(1)),
+                false,
+                true,
+            ),
+            (
+                "gl_div_2exp 7",
+                got[16].into(),
+                m(m(a128) * inv2k(7)),
+                false,
+                true,
+            ),
+            (
+                "gl_div_2exp 32",
+                got[17].into(),
+                m(m(a128) * inv2k(32)),
+                false,
+                true,
+            ),
+            ("gl_pow7_lazy", got[18].into(), pow(a128, 7), false, false),
+            (
+                "gl_sum_lazy",
+                got[19].into(),
+                m(8 * a128 + 8 * b128),
+                false,
+                false,
+            ),
+            ("gl_mul", got[20].into(), m(m(a128) * m(b128)), false, true),
+            (
+                "wide hi bounds",
+                u128::from(got[11] < 1 << 32),
+                1,
+                true,
+                false,
+            ),
+        ];
+        for (name, value, expected, exact, canonical) in checks {
+            let ok = if exact {
+                value == expected
+            } else {
+                m(value) == expected && (!canonical || value < P)
+            };
+            if !ok {
+                return Err(format!(
+                    "{name}({a:#x}, {b:#x}) = {value:#x}, expected {expected:#x}{}",
+                    if exact {
+                        " exactly"
+                    } else if canonical {
+                        " (canonical)"
+                    } else {
+                        " mod p"
+                    }
+                )
+                .into());
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Leaf digests of `preset` over matrices of `widths` (all of `rows` rows), against the
 /// preset's Rust leaf hash of the concatenated rows.
 fn check_leaves(preset: Preset, rows: usize, widths: &[usize]) -> Result<(), Failed> {
@@ -328,6 +487,7 @@ fn trial(name: &str, check: impl FnOnce() -> Result<(), Failed> + Send + 'static
 fn main() {
     let args = Arguments::from_args();
     let mut trials = vec![
+        trial("field_primitives", check_field),
         trial("poseidon2_w8_permutation", || {
             check_permutation::<8>("poseidon2-w8", &Poseidon2Goldilocks::<8>::new())
         }),

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Machine instructions per permutation of the GPU's permutation kernels (Poseidon2 at widths 8,
+# 12 and 16, plonky2's Poseidon), without a GPU: the
+# kernels compiled to PTX by NVRTC (as the library does at run time), assembled for one
+# architecture by ptxas and disassembled by cuobjdump (all three from NVIDIA's PyPI wheels,
+# unpacked into target/), then each kernel's round loops weighted by their trip counts (4 full,
+# 22 partial, 4 full rounds).
+#
+# The counts are split by the pipe that issues them. On Hopper (compute 9.0) an SM issues one
+# warp instruction per clock on each of its four schedulers, and the integer work goes to two
+# pipes of 16 lanes each per scheduler: the ALU pipe (IADD3, ISETP, SEL, LOP3, SHF, …) and the
+# FMA pipe (IMAD and its forms); so a permutation needs at least max(ALU, IMAD, all/2) / 64
+# clocks of an SM, which with the SM count and clock gives the ceiling printed.
+#
+# Usage: scripts/cuda-sass.sh [ARCH [SMS GHZ]]   (default 90, an H200: 132 SMs at 1.98 GHz)
+# Needs: python3 with pip and PyPI (scripts/cuda-compile.sh, which it runs first where NVRTC or
+# ptxas is missing, installs pip where needed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+arch=${1:-90}
+sms=${2:-132}
+ghz=${3:-1.98}
+version=13.5.37
+nvrtc=target/nvrtc-$version
+tools=target/cuda-tools-$version
+bin=$tools/nvidia/cu13/bin
+# NVRTC and ptxas.
+if [ ! -e "$nvrtc/nvidia/cu13/lib/libnvrtc.so.13" ] || [ ! -x "$bin/ptxas" ]; then
+  scripts/cuda-compile.sh >/dev/null
+fi
+if [ ! -x "$bin/cuobjdump" ] || [ ! -x "$bin/nvdisasm" ]; then
+  python3 -m pip download --quiet --no-deps --only-binary=:all: --dest "$tools" \
+    "nvidia-cuda-cuobjdump==$version" "nvidia-cuda-nvdisasm==$version"
+  python3 - "$tools" <<'PY'
+import glob, os, stat, sys, zipfile
+folder = sys.argv[1]
+for wheel in glob.glob(f"{folder}/*.whl"):
+    with zipfile.ZipFile(wheel) as z:
+        for name in z.namelist():
+            if name.endswith(("bin/cuobjdump", "bin/nvdisasm")):
+                path = z.extract(name, folder)
+                os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+    os.remove(wheel)
+PY
+fi
+work=target/cuda-sass
+mkdir -p "$work"
+LD_LIBRARY_PATH="$PWD/$nvrtc/nvidia/cu13/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+  cargo run --quiet --release -p aurum-cuda --example ptx -- "$arch" > "$work/kernels.ptx"
+"$bin/ptxas" -arch="sm_$arch" -O3 "$work/kernels.ptx" -o "$work/kernels.cubin"
+NVDISASM_PATH="$bin" "$bin/cuobjdump" -sass "$work/kernels.cubin" > "$work/kernels.sass"
+python3 - "$work/kernels.sass" "$arch" "$sms" "$ghz" <<'PY'
+import re, sys
+path, arch, sms, ghz = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+text = open(path).read()
+
+def instructions(kernel):
+    m = re.search(r"Function : " + re.escape(kernel) + r"\n(.*?)(?=\n\s*Function :|\Z)", text, re.S)
+    if not m:
+        sys.exit(f"cuda-sass: no kernel {kernel} in the disassembly")
+    out = []
+    for line in m.group(1).splitlines():
+        mm = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s*(.*?);", line)
+        if mm:
+            text_ = re.sub(r"^@!?U?P\w+\s+", "", mm.group(2).strip())
+            out.append((int(mm.group(1), 16), text_.split()[0], text_))
+    return out
+
+def pipe(op):
+    if op.startswith("IMAD"):
+        return "imad"
+    if op.startswith(("U", "LD", "ST", "BRA", "EXIT", "S2", "CS2R", "NOP", "BAR")):
+        return "other"
+    return "alu"
+
+print(f"Machine instructions per permutation, compute {arch} (ptxas of CUDA 13.5), and the")
+print(f"ceiling they set on {sms} SMs at {ghz} GHz (64 ALU and 64 IMAD lanes, 128 issue slots")
+print("per SM and clock):")
+print(f"{'kernel':24} {'ALU':>7} {'IMAD':>7} {'other':>6} {'all':>7} {'G perm/s':>9}")
+for kernel in ("poseidon2_w8_permute", "poseidon2_w12_permute", "poseidon2_w16_permute",
+               "poseidon_permute_states"):
+    ins = instructions(kernel)
+    loops = []
+    for addr, op, t in ins:
+        target = re.search(r"0x([0-9a-f]+)", t.split("BRA", 1)[1]) if op == "BRA" else None
+        if target and int(target.group(1), 16) < addr:
+            loops.append((int(target.group(1), 16), addr))
+    if not loops:
+        sys.exit(f"cuda-sass: {kernel} has no loop")
+    outer = max(loops, key=lambda l: l[1] - l[0])
+    inner = sorted(l for l in loops if l != outer and outer[0] <= l[0] and l[1] <= outer[1])
+    if len(inner) != 3:
+        sys.exit(f"cuda-sass: {kernel}: expected the three round loops inside the rounds loop, found {len(inner)}")
+    counts = {"alu": 0, "imad": 0, "other": 0}
+    for addr, op, _ in ins:
+        if not outer[0] <= addr <= outer[1]:
+            continue
+        weight = next((n for (s, e), n in zip(inner, (4, 22, 4)) if s <= addr <= e), 1)
+        counts[pipe(op)] += weight
+    total = sum(counts.values())
+    clocks = max(counts["alu"] / 64, counts["imad"] / 64, total / 128)
+    rate = sms * ghz / clocks
+    print(f"{kernel:24} {counts['alu']:>7} {counts['imad']:>7} {counts['other']:>6} {total:>7} {rate:>9.2f}")
+PY

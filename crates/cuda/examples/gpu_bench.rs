@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant};
 
+use aurum_cuda::kernels::lde::LdePlan;
 use aurum_cuda::{
     Gpu, GpuPermutation, commit_on_device, commit_timed, coset_lde_timed, hash_resident,
 };
@@ -180,13 +181,13 @@ fn main() {
 /// Coset LDEs (Plonky3's domain and shift, bit-reversed rows as FRI commits them): the
 /// kernels alone, host → device result, host → host, and the CPU's on the host's cores; the
 /// effective bandwidth counts the input read and the output written once each (the least any
-/// LDE moves).
+/// LDE moves), the achieved one what the launch plan moves (`LdePlan::traffic_words`).
 fn ldes(gpu: &Gpu) {
     println!(
-        "\n| LDE | blow-up | GPU kernels ms | range | GB/s (in + out once) | host → device ms | host → host ms | CPU ms ({} threads) | CPU ÷ GPU kernels | values |",
+        "\n| LDE | blow-up | GPU kernels ms | range | GB/s (in + out once) | plan moves (× in + out) | GB/s moved | host → device ms | host → host ms | CPU ms ({} threads) | CPU ÷ GPU kernels | values |",
         rayon::current_num_threads()
     );
-    println!("|---|---:|---:|---|---:|---:|---:|---:|---:|---|");
+    println!("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|");
     let shift = Domain::PLONKY3.shift();
     for (log_rows, width, added_bits) in [(20, 8, 1), (24, 8, 1), (20, 256, 1), (16, 2633, 1)] {
         let rows = 1usize << log_rows;
@@ -231,14 +232,27 @@ fn ldes(gpu: &Gpu) {
             s.elapsed()
         });
         let bytes = (values.len() + (values.len() << added_bits)) as f64 * 8.0;
+        let plan = LdePlan::new(
+            log_rows,
+            added_bits as u32,
+            width as u64,
+            Domain::PLONKY3
+                .root_of_unity(log_rows as usize + added_bits)
+                .expect("a small domain"),
+            shift,
+            true,
+        );
+        let moved = plan.traffic_words() as f64 * 8.0;
         let equal = if cpu == on_gpu { "equal" } else { "DIFFER" };
         println!(
-            "| 2^{log_rows} × {width} | {} | {:.2} | {:.2}–{:.2} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1}× | {equal} |",
+            "| 2^{log_rows} × {width} | {} | {:.2} | {:.2}–{:.2} | {:.0} | {:.1} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1}× | {equal} |",
             1 << added_bits,
             ms(kernels),
             ms(kernel_times[0]),
             ms(kernel_times[kernel_times.len() - 1]),
             bytes / kernels.as_secs_f64() / 1e9,
+            moved / bytes,
+            moved / kernels.as_secs_f64() / 1e9,
             ms(to_device),
             ms(to_host),
             ms(cpu_time),

@@ -7,7 +7,7 @@
 //     field_pair (the field's primitives on any 64-bit inputs, checked against integers)
 //   lde - LOG_N ADDED WIDTH LOG_TABLE STEPS, the input, then each step of
 //     aurum_cuda::kernels::lde (0 powers: BUF COUNT LO_BITS HI_LEN hi… LO_LEN lo…;
-//     1 pass: BUF LOW LAYERS LANE_BITS BLOCKS DIT INVERSE; 2 spread: BIT_REVERSED)
+//     1 pass: BUF LOW LAYERS LANE_BITS BLOCKS DIT INVERSE SPREAD)
 //                                                             -> the output buffer
 //     Every kernel body runs as the GPU runs it: each block's threads one after another
 //     between its AURUM_SYNC() points, every block of the grid in turn.
@@ -118,18 +118,16 @@ static int lde() {
             u64 buf = read_value(), low = read_value(), layers = read_value();
             u64 lane_bits = read_value(), blocks = read_value();
             bool dit = read_value() != 0, inverse = read_value() != 0;
+            bool spread = read_value() != 0;
             if (buf > 1 || (1ULL << (layers + lane_bits)) > NTT_TILE ||
-                (1ULL << lane_bits) > NTT_MAX_LANES || blocks >> 32 != 0)
+                (1ULL << lane_bits) > NTT_MAX_LANES || blocks >> 32 != 0 ||
+                (spread && buf != 1))
                 return 4;
             for (u64 b = 0; b < blocks; b++)
                 ntt_pass_block(buffers[buf].data(), buffers[2].data(), (u32)log_table, (u32)low,
-                               (u32)layers, width, (u32)lane_bits, dit, inverse, (u32)b,
+                               (u32)layers, width, (u32)lane_bits, dit, inverse, spread,
+                               buffers[0].data(), buffers[3].data(), (u32)log_n, (u32)b,
                                tile.data(), lane_lo.data());
-        } else if (kind == 2) {
-            bool bit_reversed = read_value() != 0;
-            for (u64 i = 0; i < buffers[1].size(); i++)
-                lde_spread_element(buffers[0].data(), buffers[1].data(), buffers[3].data(),
-                                   (u32)log_n, (u32)added, width, bit_reversed, i);
         } else {
             return 4;
         }

@@ -26,6 +26,27 @@ AURUM_DEV u64 ntt_twiddle(const u64 *table, u32 log_table, u64 t, bool inverse) 
     return gl_sub(0, table[(1ULL << (log_table - 1)) - t]);
 }
 
+// The value of row `row`, column c of the LDE's forward transform's input, from the inverse
+// transform's output `src` (2^log_n rows in bit-reversed order: row r holds coefficient rev(r)):
+// each coefficient k times scale[k] (scale[k] = shift^k / 2^log_n), the rest zero:
+//   natural (for a DIT forward transform, which wants its input bit-reversed): row o holds
+//   coefficient rev'(o) in the larger size, which is rev(o >> added) for o a multiple of
+//   2^added and a padding zero otherwise — so row o is src's row o >> added;
+//   bit-reversed (for a DIF forward transform, natural order in): row o < 2^log_n holds
+//   coefficient o, from src's row rev(o); the rows above are zero.
+// Zeros are not read.
+AURUM_DEV u64 lde_spread_value(const u64 *src, const u64 *scale, u32 log_n, u32 added, u64 width,
+                               bool bit_reversed, u64 row, u64 c) {
+    if (bit_reversed) {
+        if (row >= (1ULL << log_n)) return 0;
+        u64 r = ntt_bit_reverse(row, log_n);
+        return gl_mul(gl_canonical(src[r * width + c]), scale[row]);
+    }
+    if ((row & ((1ULL << added) - 1)) != 0) return 0;
+    u64 r = row >> added;
+    return gl_mul(gl_canonical(src[r * width + c]), scale[ntt_bit_reverse(r, log_n)]);
+}
+
 // One block of a pass: `layers` consecutive layers of the radix-2 network of a transform of
 // the matrix's rows, those whose butterfly spans are 2^low … 2^(low + layers − 1) rows. Those
 // layers only combine rows that agree outside bits low … low + layers − 1 of the row index, so
@@ -33,14 +54,19 @@ AURUM_DEV u64 ntt_twiddle(const u64 *table, u32 log_table, u64 t, bool inverse) 
 // the element (i, c) is at hi·2^layers·L + j·L + m: for each hi, a 2^layers × L matrix whose
 // rows are j. A block takes one hi and 2^lane_bits consecutive lanes from m0 (every j of them:
 // a tile of 2^(layers + lane_bits) ≤ NTT_TILE elements), runs the layers in shared memory and
-// writes it back; `lane_lo` (shared, 2^lane_bits entries) holds each lane's lo.
+// writes it back; `lane_lo` (shared, 2^lane_bits entries) holds each lane's lo. With `spread`
+// (the LDE's forward transform's first pass) the tile is read through lde_spread_value from
+// `src` and `scale` instead of from `data` — natural order for decimation in time, bit-reversed
+// for decimation in frequency — so the spread costs no pass of its own and its zeros are never
+// read.
 //   DIF (dit = false): spans from the largest down, u, v ← u + v, (u − v)·ω (natural order in,
 //   bit-reversed out); DIT: spans from the smallest up, u, v ← u + ω·v, u − ω·v (bit-reversed
 //   in, natural out); ω = ω_(2·span)^(i mod span), from `table` (a root of order 2^log_table,
 //   log_table > low + layers − 1), inverted when `inverse`. Values are read reduced and
 //   written canonical.
 AURUM_DEV void ntt_pass_block(u64 *data, const u64 *table, u32 log_table, u32 low, u32 layers,
-                              u64 width, u32 lane_bits, bool dit, bool inverse, u32 block,
+                              u64 width, u32 lane_bits, bool dit, bool inverse, bool spread,
+                              const u64 *src, const u64 *scale, u32 log_n, u32 block,
                               u64 *tile, u64 *lane_lo) {
     const u32 lanes = 1u << lane_bits, lane_mask = lanes - 1;
     const u64 L = width << low;
@@ -51,10 +77,20 @@ AURUM_DEV void ntt_pass_block(u64 *data, const u64 *table, u32 log_table, u32 lo
     u64 *base = data + (u64)hi * (L << layers) + m0;
     const u32 elements = 1u << (layers + lane_bits);
 
+    AURUM_FOR_THREADS(mm, lanes) lane_lo[mm] = (m0 + mm) / width;
+    AURUM_SYNC();
     AURUM_FOR_THREADS(e, elements) {
         u32 j = e >> lane_bits, mm = e & lane_mask;
-        if (mm < active) tile[e] = gl_canonical(base[j * L + mm]);
-        if (j == 0) lane_lo[mm] = (m0 + mm) / width;
+        if (mm < active) {
+            if (spread) {
+                u64 lo = lane_lo[mm];
+                u64 row = ((u64)hi << (low + layers)) + ((u64)j << low) + lo;
+                tile[e] = lde_spread_value(src, scale, log_n, log_table - log_n, width, !dit,
+                                           row, m0 + mm - lo * width);
+            } else {
+                tile[e] = gl_canonical(base[j * L + mm]);
+            }
+        }
     }
     AURUM_SYNC();
     for (u32 step = 0; step < layers; step++) {
@@ -88,33 +124,6 @@ AURUM_DEV void ntt_pass_block(u64 *data, const u64 *table, u32 log_table, u32 lo
         u32 j = e >> lane_bits, mm = e & lane_mask;
         if (mm < active) base[j * L + mm] = tile[e];
     }
-}
-
-// One element of the LDE's middle step, from the inverse transform's output `src` (2^log_n
-// rows in bit-reversed order: row r holds coefficient rev(r)) into `dst` (2^(log_n + added)
-// rows), each coefficient k times scale[k] (scale[k] = shift^k / 2^log_n), the rest zero:
-//   natural (for a DIT forward transform, which wants its input bit-reversed): destination row
-//   o holds coefficient rev'(o) in the larger size, which is rev(o >> added) for o a multiple
-//   of 2^added and a padding zero otherwise — so row r moves to row r·2^added;
-//   bit-reversed (for a DIF forward transform, natural order in): row o < 2^log_n holds
-//   coefficient o, from source row rev(o); the rows above are zero.
-AURUM_DEV void lde_spread_element(const u64 *src, u64 *dst, const u64 *scale, u32 log_n,
-                                  u32 added, u64 width, bool bit_reversed, u64 index) {
-    // A 32-bit division where the operands fit (a 64-bit one is a long subroutine).
-    u64 row = (index >> 32) == 0 && (width >> 32) == 0 ? (u64)((u32)index / (u32)width)
-                                                        : index / width;
-    u64 c = index - row * width;
-    u64 value = 0;
-    if (bit_reversed) {
-        if (row < (1ULL << log_n)) {
-            u64 r = ntt_bit_reverse(row, log_n);
-            value = gl_mul(gl_canonical(src[r * width + c]), scale[row]);
-        }
-    } else if ((row & ((1ULL << added) - 1)) == 0) {
-        u64 r = row >> added;
-        value = gl_mul(gl_canonical(src[r * width + c]), scale[ntt_bit_reverse(r, log_n)]);
-    }
-    dst[index] = value;
 }
 
 // out[t] = hi[t >> lo_bits] · lo[t mod 2^lo_bits]: a table of powers from two short ones.

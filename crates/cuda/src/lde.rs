@@ -147,7 +147,7 @@ fn run<'g>(
     check_free(gpu, words * 8)?;
     let device = &gpu.device;
     let start = Instant::now();
-    // No memsets: the upload writes every input word, the spread every output word and the
+    // No memsets: the upload writes every input word, the spread pass every output word and the
     // tables' launches every entry (the plan's `len`s), before any kernel reads them.
     let mut input = device.unset(plan.len(lde::Buffer::Input))?;
     device.upload_into(aurum_goldilocks::raw::words(values), &mut input)?;
@@ -183,31 +183,30 @@ fn run<'g>(
                 blocks,
                 dit,
                 inverse,
+                spread,
             } => {
-                let data = match data {
-                    lde::Buffer::Input => &mut input,
-                    lde::Buffer::Output => &mut output,
-                    other => unreachable!("the plan transforms matrices, not {other:?}"),
-                };
                 let pass = NttPass {
                     low: *low,
                     layers: *layers,
                     width: plan.width,
                     lane_bits: *lane_bits,
                     blocks: *blocks,
-                    flags: Step::pass_flags(*dit, *inverse),
+                    flags: Step::pass_flags(*dit, *inverse, *spread),
                 };
-                device.ntt_pass(data, &twiddles, plan.log_table, pass)?;
+                match data {
+                    lde::Buffer::Input => {
+                        device.ntt_pass(&mut input, &twiddles, plan.log_table, pass, None)?;
+                    }
+                    lde::Buffer::Output => device.ntt_pass(
+                        &mut output,
+                        &twiddles,
+                        plan.log_table,
+                        pass,
+                        spread.then_some((&input, &scale, log_n)),
+                    )?,
+                    other => unreachable!("the plan transforms matrices, not {other:?}"),
+                }
             }
-            Step::Spread { bit_reversed } => device.lde_spread(
-                &input,
-                &mut output,
-                &scale,
-                log_n,
-                added,
-                plan.width,
-                *bit_reversed,
-            )?,
         }
     }
     if let Some(t) = timings {

@@ -44,7 +44,7 @@ fn nvrtc_trial(arch: &'static str) -> Trial {
                     "polygon_inject",
                     "poseidon_permute_states",
                     "ntt_pass",
-                    "lde_spread",
+                    "powers",
                 ] {
                     if !ptx.contains(kernel) {
                         return Err(format!("the PTX has no entry {kernel}").into());

@@ -439,6 +439,7 @@ fn check_lde(
                 blocks,
                 dit,
                 inverse,
+                spread,
             } => push_values(
                 &mut request,
                 [
@@ -450,11 +451,9 @@ fn check_lde(
                     *blocks,
                     u64::from(*dit),
                     u64::from(*inverse),
+                    u64::from(*spread),
                 ],
             ),
-            Step::Spread { bit_reversed } => {
-                push_values(&mut request, [2, u64::from(*bit_reversed)]);
-            }
         }
     }
     let answer = ask(&request);

@@ -60,7 +60,6 @@ const KERNELS: &[&str] = &[
     "poseidon2_w16_permute",
     "poseidon_permute_states",
     "ntt_pass",
-    "lde_spread",
     "powers",
 ];
 
@@ -578,13 +577,16 @@ impl Device {
     }
 
     /// One pass of an NTT over `data`'s rows: `layers` layers from span `2^low`, in `blocks`
-    /// tiles of `2^layers × 2^lane_bits` words (see kernels/ntt.cuh).
+    /// tiles of `2^layers × 2^lane_bits` words (see kernels/ntt.cuh); `spread` (the LDE's
+    /// forward transform's first pass, with the spread flag): its tiles read through the
+    /// spread from `src` (`2^log_n` rows) and `scale` (`2^log_n` entries) instead.
     pub(crate) fn ntt_pass(
         &self,
         data: &mut Buffer,
         table: &Buffer,
         log_table: u32,
         pass: NttPass,
+        spread: Option<(&Buffer, &Buffer, u32)>,
     ) -> Result<(), CudaError> {
         let NttPass {
             low,
@@ -603,6 +605,17 @@ impl Device {
                 && log_table > low + layers - 1
                 && table.len() as u64 >= 1 << (log_table - 1)
         );
+        // Unread without the spread flag: any valid device pointers.
+        let (src, scale, log_n) = spread.unwrap_or((table, table, 0));
+        assert_eq!(spread.is_some(), flags & 4 != 0);
+        if spread.is_some() {
+            assert!(
+                log_n < log_table
+                    && src.len() as u64 >= width << log_n
+                    && scale.len() as u64 >= 1 << log_n
+                    && rows == 1 << log_table
+            );
+        }
         let f = self.function("ntt_pass");
         let mut launch = self.stream.launch_builder(f);
         launch
@@ -613,7 +626,10 @@ impl Device {
             .arg(&layers)
             .arg(&width)
             .arg(&lane_bits)
-            .arg(&flags);
+            .arg(&flags)
+            .arg(src)
+            .arg(scale)
+            .arg(&log_n);
         let grid = u32::try_from(blocks).map_err(|_| CudaError::Driver {
             what: "launching an NTT pass",
             message: format!("{blocks} blocks exceed the grid"),
@@ -623,54 +639,17 @@ impl Device {
             block_dim: (NTT_THREADS, 1, 1),
             shared_mem_bytes: 0,
         };
-        // SAFETY: (data, table, log_table, low, layers: u32, width: u64, lane_bits, flags: u32)
-        // is the kernel's signature. Block k reads and writes the elements of rows
-        // hi·2^(low+layers) .. (hi + 1)·2^(low+layers) for hi = k / tiles, so the `blocks`
-        // blocks stay inside the first `rows · width` words of data (asserted); its tile,
-        // 2^(layers + lane_bits) words, and its lanes fit the kernel's shared arrays
-        // (asserted); twiddle indices
-        // are below 2^(log_table − 1) (log_table > the highest layer, asserted), inside table.
+        // SAFETY: (data, table, log_table, low, layers: u32, width: u64, lane_bits, flags: u32,
+        // src, scale, log_n: u32) is the kernel's signature. Block k reads and writes the
+        // elements of rows hi·2^(low+layers) .. (hi + 1)·2^(low+layers) for hi = k / tiles, so
+        // the `blocks` blocks stay inside the first `rows · width` words of data (asserted);
+        // its tile, 2^(layers + lane_bits) words, and its lanes fit the kernel's shared arrays
+        // (asserted); twiddle indices are below 2^(log_table − 1) (log_table > the highest
+        // layer, asserted), inside table. With the spread flag (set exactly when `spread` is
+        // given, asserted) a block reads, for each of its rows below 2^log_table (the whole
+        // output, asserted), one src row below 2^log_n (row >> added, or the bit reversal of a
+        // row below 2^log_n) and one scale entry below 2^log_n: inside both (asserted).
         unsafe { launch.launch(config) }.map_err(driver("launching an NTT pass"))?;
-        Ok(())
-    }
-
-    /// The LDE's spread: `src` (`2^log_n` rows, coefficients bit-reversed) scaled by `scale`
-    /// into `dst` (`2^(log_n + added)` rows), zero padded (see kernels/ntt.cuh).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn lde_spread(
-        &self,
-        src: &Buffer,
-        dst: &mut Buffer,
-        scale: &Buffer,
-        log_n: u32,
-        added: u32,
-        width: u64,
-        bit_reversed: bool,
-    ) -> Result<(), CudaError> {
-        let rows = 1u64 << log_n;
-        let count = (rows << added) * width;
-        assert!(
-            src.len() as u64 >= rows * width
-                && dst.len() as u64 >= count
-                && scale.len() as u64 >= rows
-        );
-        let bit_reversed = u32::from(bit_reversed);
-        let f = self.function("lde_spread");
-        let mut launch = self.stream.launch_builder(f);
-        launch
-            .arg(src)
-            .arg(dst)
-            .arg(scale)
-            .arg(&log_n)
-            .arg(&added)
-            .arg(&width)
-            .arg(&bit_reversed)
-            .arg(&count);
-        // SAFETY: (src, dst, scale, log_n, added: u32, width: u64, bit_reversed: u32, count:
-        // u64) is the kernel's signature; thread i < count writes dst[i] (count words of dst,
-        // asserted) and reads one word of the first 2^log_n rows of src and one of the first
-        // 2^log_n entries of scale (asserted).
-        unsafe { launch.launch(Self::config(count)?) }.map_err(driver("launching the spread"))?;
         Ok(())
     }
 

@@ -11,11 +11,11 @@
 //!    `shift^k / 2^log_n` for `k < 2^log_n`;
 //! 2. the inverse transform of the input in place: decimation in frequency (natural order in,
 //!    coefficients out in bit-reversed order), in passes of several layers;
-//! 3. the spread into the output: every coefficient scaled by its table entry, placed where the
-//!    forward transform wants it, zeros between;
-//! 4. the forward transform of the output in place: decimation in time (bit-reversed in,
+//! 3. the forward transform into the output, in place: decimation in time (bit-reversed in,
 //!    natural order out) or in frequency (natural in, bit-reversed out), as the caller's order
-//!    asks.
+//!    asks. Its first pass reads its tiles through the spread — every coefficient scaled by its
+//!    table entry, placed where the forward transform wants it, zeros between — straight from
+//!    the inverse's output, reading no zeros: the spread has no pass of its own.
 
 use aurum_goldilocks::Goldilocks;
 
@@ -69,7 +69,9 @@ pub enum Step {
         lo: Vec<u64>,
     },
     /// `ntt_pass`: layers `low .. low + layers` (spans `2^low …`) of a transform of `data`'s
-    /// rows, `blocks` blocks of tiles of `2^layers × 2^lane_bits` elements.
+    /// rows, `blocks` blocks of tiles of `2^layers × 2^lane_bits` elements; with `spread`, the
+    /// tiles are read through the spread from [`Buffer::Input`] and [`Buffer::Scale`] (the
+    /// forward transform's first pass) instead of from `data`.
     Pass {
         /// The buffer transformed in place.
         data: Buffer,
@@ -85,22 +87,18 @@ pub enum Step {
         dit: bool,
         /// The inverse root.
         inverse: bool,
-    },
-    /// `lde_spread`: [`Buffer::Input`] (coefficients, bit-reversed) scaled by
-    /// [`Buffer::Scale`] into [`Buffer::Output`], zero padded; its rows bit-reversed for a
-    /// forward transform that wants natural order in (`bit_reversed` output).
-    Spread {
-        /// Whether the LDE's output is in bit-reversed order.
-        bit_reversed: bool,
+        /// Read through the spread (natural order for decimation in time, bit-reversed in
+        /// frequency).
+        spread: bool,
     },
 }
 
 impl Step {
     /// The kernel's `flags` argument of a [`Step::Pass`]: bit 0 decimation in time, bit 1 the
-    /// inverse root.
+    /// inverse root, bit 2 the spread.
     #[must_use]
-    pub fn pass_flags(dit: bool, inverse: bool) -> u32 {
-        u32::from(dit) | (u32::from(inverse) << 1)
+    pub fn pass_flags(dit: bool, inverse: bool, spread: bool) -> u32 {
+        u32::from(dit) | (u32::from(inverse) << 1) | (u32::from(spread) << 2)
     }
 }
 
@@ -148,14 +146,11 @@ impl LdePlan {
             powers(Buffer::Scale, shift, n_inv, 1 << log_n),
         ];
         steps.extend(passes(Buffer::Input, log_n, width, false, true));
-        steps.push(Step::Spread { bit_reversed });
-        steps.extend(passes(
-            Buffer::Output,
-            log_table,
-            width,
-            !bit_reversed,
-            false,
-        ));
+        let mut forward = passes(Buffer::Output, log_table, width, !bit_reversed, false);
+        if let Some(Step::Pass { spread, .. }) = forward.first_mut() {
+            *spread = true;
+        }
+        steps.extend(forward);
         LdePlan {
             log_n,
             added_bits,
@@ -176,6 +171,34 @@ impl LdePlan {
             Buffer::Twiddles => rows(self.log_table - 1),
             Buffer::Scale => rows(self.log_n),
         }
+    }
+
+    /// Words read and written by the launches (each pass reads and writes its matrix once;
+    /// the spread pass reads only the inverse's output, a scale entry per row, and writes the
+    /// output; the tables are written once), for the docs and the benchmark: what the plan
+    /// moves through device memory, against the `(2^log_n + 2^log_table) · width` words of
+    /// reading the input and writing the output once. Twiddle reads are left out (the tables
+    /// are small against the matrices and mostly read from cache).
+    #[must_use]
+    pub fn traffic_words(&self) -> u64 {
+        let rows = |log: u32| 1u64 << log;
+        self.steps
+            .iter()
+            .map(|step| match step {
+                Step::Powers { count, .. } => *count,
+                Step::Pass { spread: true, .. } => {
+                    rows(self.log_n) * (self.width + 1) + rows(self.log_table) * self.width
+                }
+                Step::Pass { data, .. } => {
+                    let log = if *data == Buffer::Input {
+                        self.log_n
+                    } else {
+                        self.log_table
+                    };
+                    2 * rows(log) * self.width
+                }
+            })
+            .sum()
     }
 
     /// The passes' tile sizes, for the docs and the benchmark: `(layers, lanes)` of each.
@@ -259,6 +282,7 @@ fn passes(data: Buffer, log_n: u32, width: u64, dit: bool, inverse: bool) -> Vec
                 blocks: (1u64 << (log_n - low - layers)) * tiles,
                 dit,
                 inverse,
+                spread: false,
             }
         })
         .collect();
@@ -305,6 +329,28 @@ mod tests {
                         Goldilocks::ONE,
                         bit_reversed,
                     );
+                    // Exactly one pass reads through the spread: the forward transform's first.
+                    let spreads: Vec<usize> = plan
+                        .steps
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| matches!(s, Step::Pass { spread: true, .. }))
+                        .map(|(i, _)| i)
+                        .collect();
+                    let first_forward = plan
+                        .steps
+                        .iter()
+                        .position(|s| {
+                            matches!(
+                                s,
+                                Step::Pass {
+                                    data: Buffer::Output,
+                                    ..
+                                }
+                            )
+                        })
+                        .expect("a forward pass");
+                    assert_eq!(spreads, vec![first_forward], "{log_n} {width}");
                     for (buffer, log) in [(Buffer::Input, log_n), (Buffer::Output, log_n + 1)] {
                         let mut covered = vec![0; log as usize];
                         for step in &plan.steps {
@@ -351,6 +397,24 @@ mod tests {
             layers(&plan(20, 1)),
             vec![(8, 16), (12, 1), (7, 16), (7, 16), (7, 1)]
         );
+    }
+
+    /// What the plans move, in units of the matrix's input (`2^log_n · width` words): reading
+    /// the input and writing the output once is 3 of them at blow-up 2.
+    #[test]
+    fn traffic() {
+        let ratio = |log_n: u32, width: u64| {
+            let plan = LdePlan::new(log_n, 1, width, Goldilocks::ONE, Goldilocks::ONE, true);
+            plan.traffic_words() as f64 / (width << log_n) as f64
+        };
+        // 2^24 × 8: the inverse's three passes 6, the spread pass 1 + 2, the forward's other
+        // two 8, the tables and the scale's reads 3/8 — 17.375 (with the spread as a launch of
+        // its own, reading the coefficients and writing the zero-padded output before the
+        // forward's first pass read that back, it was 21.375).
+        assert_eq!(ratio(24, 8), 17.375);
+        // 2^20 × 256: the same passes, tables negligible.
+        let r = ratio(20, 256);
+        assert!((17.0..17.02).contains(&r), "{r}");
     }
 
     #[test]

@@ -4,8 +4,9 @@
 # kernels compile for every architecture), the CLI on the GPU (`aurum info`, `aurum commit`
 # with AURUM_DEVICE=cuda against AURUM_DEVICE=cpu, every preset), and the GPU benchmark
 # (crates/cuda/examples/gpu_bench.rs), then Plonky3's Keccak STARK with aurum-p3's FriPcs
-# committing on the GPU (crates/p3/examples/keccak_prove.rs --fixed-constants: its proofs
-# byte-identical to stock Plonky3's, and timed against stock and the CPU), and a quick
+# committing on the GPU (crates/p3/examples/keccak_prove.rs, over drawn Poseidon2 constants —
+# the kernels compiled with them — and over Plonky3's fixed ones: its proofs byte-identical to
+# stock Plonky3's, and timed against stock and the CPU), and a quick
 # `aurum bench` with the GPU's figures (its record written to $OUT where that is set).
 #
 #   scripts/gpu-check.sh bundle        here (any x86-64 Linux with Rust): builds the test binary,
@@ -102,12 +103,11 @@ run_bundle() {
     --out "${OUT:-$bundle}/bench-gpu-host.json" || status=1
   echo "== Keccak STARK, aurum-fri committing on the GPU"
   # Identity on one thread (small), then timed rounds on every core.
+  AURUM_DEVICE=cuda "$bundle/keccak-prove" --log-rows 11 --runs 1 || status=1
   AURUM_DEVICE=cuda "$bundle/keccak-prove" --fixed-constants --log-rows 11 --runs 1 ||
     status=1
-  AURUM_DEVICE=cuda "$bundle/keccak-prove" --fixed-constants --log-rows 16 --runs 3 \
-    --no-identity || status=1
-  AURUM_DEVICE=cpu "$bundle/keccak-prove" --fixed-constants --log-rows 16 --runs 1 \
-    --no-identity || status=1
+  AURUM_DEVICE=cuda "$bundle/keccak-prove" --log-rows 16 --runs 3 --no-identity || status=1
+  AURUM_DEVICE=cpu "$bundle/keccak-prove" --log-rows 16 --runs 1 --no-identity || status=1
   [ "$status" -eq 0 ] && echo "gpu-check: passed" || echo "gpu-check: FAILED"
   return "$status"
 }

@@ -8,12 +8,16 @@ use std::time::Instant;
 
 use aurum_fri::{CommitEngine, EngineCommit, EngineMatrix};
 use aurum_goldilocks::Goldilocks;
-use aurum_merkle::Preset;
+use aurum_merkle::config::{Config, Poseidon2Config};
+use aurum_merkle::{Answers, Preset};
 use aurum_ntt::{Domain, Order};
+use aurum_poseidon2::{LinearLayers, Plonky3Layers};
+use aurum_symmetric::{PaddingFreeSponge, TruncatedPermutation};
 
 use crate::device::{AUTO_MIN_ELEMENTS, DeviceChoice};
 use crate::error::{CommitError, CudaError};
 use crate::gpu::Gpu;
+use crate::kernels::Poseidon2Constants;
 use crate::lde::{LdeError, coset_lde_on_device};
 use crate::matrix::GpuMatrix;
 use crate::merkle::commit_matrices;
@@ -46,11 +50,25 @@ impl GpuCommitEngine {
     /// elements on, the GPU when one opens, taking the jobs of at least that size that fit its
     /// memory (the CPU takes the rest), else none.
     pub fn for_job(choice: DeviceChoice, elements: usize) -> Result<Option<Self>, CudaError> {
-        Ok(crate::gpu_for(choice, elements)?.map(|gpu| Self {
-            gpu,
-            required: choice == DeviceChoice::Cuda,
-            jobs: AtomicUsize::new(0),
-        }))
+        Self::for_job_with(choice, elements, &Poseidon2Constants::default())
+    }
+
+    /// [`GpuCommitEngine::for_job`] with the kernels compiled with the Poseidon2 round
+    /// constants `constants` ([`Gpu::shared_with`]): the engine for a prover whose
+    /// configuration hashes with its own constants (a `FriPcs` over Plonky3's width-8 tree with
+    /// them hands it its commitments; one over the preset's constants no longer does).
+    pub fn for_job_with(
+        choice: DeviceChoice,
+        elements: usize,
+        constants: &Poseidon2Constants,
+    ) -> Result<Option<Self>, CudaError> {
+        Ok(
+            crate::gpu_for_with(choice, elements, constants)?.map(|gpu| Self {
+                gpu,
+                required: choice == DeviceChoice::Cuda,
+                jobs: AtomicUsize::new(0),
+            }),
+        )
     }
 
     /// Commitments this engine has computed (the rest went to the CPU).
@@ -117,7 +135,38 @@ impl GpuCommitEngine {
     }
 }
 
+/// The answers of Plonky3's width-`W` tree (sponge rate `RATE`) over the permutation with
+/// `constants`.
+fn poseidon2_answers<const W: usize, const RATE: usize>(constants: &Poseidon2Constants) -> Answers
+where
+    Plonky3Layers: LinearLayers<W>,
+{
+    let perm = constants.permutation::<W>();
+    let config: Poseidon2Config<W, RATE> = Config::new(
+        "poseidon2",
+        PaddingFreeSponge::new(perm.clone()),
+        TruncatedPermutation::new(perm),
+    );
+    Answers::of(&config)
+}
+
 impl CommitEngine for GpuCommitEngine {
+    /// The device's `poseidon2-w*` trees hash with the constants its kernels were compiled
+    /// with ([`Gpu::constants`]); its other trees are the presets'.
+    fn tree_answers(&self, preset: Preset) -> Answers {
+        let constants = self.gpu.constants();
+        match preset {
+            Preset::Poseidon2W8 if constants.w8.is_some() => poseidon2_answers::<8, 4>(constants),
+            Preset::Poseidon2W12 if constants.w12.is_some() => {
+                poseidon2_answers::<12, 8>(constants)
+            }
+            Preset::Poseidon2W16 if constants.w16.is_some() => {
+                poseidon2_answers::<16, 12>(constants)
+            }
+            _ => preset.answers(),
+        }
+    }
+
     fn commit(
         &self,
         preset: Preset,

@@ -3,6 +3,8 @@
 
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
+use crate::kernels::Poseidon2Constants;
+
 use crate::backend;
 use crate::device::{AUTO_MIN_ELEMENTS, DeviceChoice};
 use crate::error::CudaError;
@@ -11,6 +13,8 @@ use crate::info::DeviceInfo;
 /// A CUDA device with Aurum's kernels compiled and loaded: device 0 of the machine.
 pub struct Gpu {
     pub(crate) device: backend::Device,
+    /// The Poseidon2 round constants the kernels were compiled with.
+    constants: Poseidon2Constants,
     /// The streaming buffers, allocated at the first commitment (page-locked memory is slow
     /// to allocate) and reused by every later one; one commitment at a time uses them.
     staging: Mutex<Option<Result<backend::Staging, CudaError>>>,
@@ -30,12 +34,27 @@ impl Gpu {
     /// a driver, a device or NVRTC this is the [`CudaError`] that says which — never a panic;
     /// kernels that compute other values are [`CudaError::KnownAnswer`].
     pub fn open() -> Result<Self, CudaError> {
+        Self::open_with(Poseidon2Constants::default())
+    }
+
+    /// [`Gpu::open`] with the kernels compiled with the Poseidon2 round constants
+    /// `constants` (a prover's own: Plonky3 provers often draw theirs), so its `poseidon2-w*`
+    /// trees and permutations are those of the permutations with these constants; the known
+    /// answers are checked against the CPU's permutations with them.
+    pub fn open_with(constants: Poseidon2Constants) -> Result<Self, CudaError> {
         let gpu = Self {
-            device: backend::Device::open()?,
+            device: backend::Device::open(&constants)?,
+            constants,
             staging: Mutex::new(None),
         };
         gpu.check_known_answers()?;
         Ok(gpu)
+    }
+
+    /// The Poseidon2 round constants the kernels were compiled with.
+    #[must_use]
+    pub fn constants(&self) -> &Poseidon2Constants {
+        &self.constants
     }
 
     /// The staging buffers, allocated on first use (or why they could not be).
@@ -55,6 +74,31 @@ impl Gpu {
     pub fn shared() -> Result<&'static Gpu, CudaError> {
         static GPU: OnceLock<Result<Gpu, CudaError>> = OnceLock::new();
         GPU.get_or_init(Gpu::open).as_ref().map_err(Clone::clone)
+    }
+
+    /// [`Gpu::shared`] for the kernels compiled with `constants`: one device per set of
+    /// constants and process (the default set is [`Gpu::shared`]'s), opened on first use and
+    /// kept; later calls return the same device or the same error.
+    pub fn shared_with(constants: &Poseidon2Constants) -> Result<&'static Gpu, CudaError> {
+        type Opened = Vec<(Poseidon2Constants, &'static Result<Gpu, CudaError>)>;
+        static OTHERS: Mutex<Opened> = Mutex::new(Vec::new());
+        if *constants == Poseidon2Constants::default() {
+            return Self::shared();
+        }
+        let mut others = OTHERS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let opened = match others.iter().find(|(c, _)| c == constants) {
+            Some((_, opened)) => *opened,
+            None => {
+                // Kept for the process, as the default device is: a handful of sets at most.
+                let opened: &'static Result<Gpu, CudaError> =
+                    Box::leak(Box::new(Gpu::open_with(constants.clone())));
+                others.push((constants.clone(), opened));
+                opened
+            }
+        };
+        opened.as_ref().map_err(Clone::clone)
     }
 
     /// The device's name, memory, multiprocessors and start-up cost.
@@ -86,16 +130,26 @@ impl StagingGuard<'_> {
 /// CPU. `cuda` without a usable GPU is the error; `auto` takes the GPU only from
 /// [`AUTO_MIN_ELEMENTS`] on and when one opens (else the CPU, silently).
 pub fn gpu_for(choice: DeviceChoice, elements: usize) -> Result<Option<&'static Gpu>, CudaError> {
+    gpu_for_with(choice, elements, &Poseidon2Constants::default())
+}
+
+/// [`gpu_for`] for the kernels compiled with the Poseidon2 round constants `constants`
+/// ([`Gpu::shared_with`]).
+pub fn gpu_for_with(
+    choice: DeviceChoice,
+    elements: usize,
+    constants: &Poseidon2Constants,
+) -> Result<Option<&'static Gpu>, CudaError> {
     match choice {
         DeviceChoice::Cpu => Ok(None),
-        DeviceChoice::Cuda => Gpu::shared().map(Some),
+        DeviceChoice::Cuda => Gpu::shared_with(constants).map(Some),
         DeviceChoice::Auto if elements < AUTO_MIN_ELEMENTS => Ok(None),
-        DeviceChoice::Auto => Ok(Gpu::shared().ok()),
+        DeviceChoice::Auto => Ok(Gpu::shared_with(constants).ok()),
     }
 }
 
 /// Compiles the kernels to PTX for `compute_<arch>` (e.g. `"90"`) with NVRTC, without a
 /// device: the check CI runs for every supported architecture. The PTX text, or why not.
 pub fn compile_kernels(arch: &str) -> Result<String, CudaError> {
-    backend::compile(arch)
+    backend::compile(arch, &Poseidon2Constants::default())
 }

@@ -11,7 +11,7 @@ use core::fmt::Write;
 
 use aurum_goldilocks::Goldilocks;
 use aurum_poseidon::constants::{ROUND_CONSTANTS, mds_matrix};
-use aurum_poseidon2::{LinearLayers, Plonky3Layers, Poseidon2Goldilocks};
+use aurum_poseidon2::{LinearLayers, Plonky3Layers, Poseidon2Goldilocks, RoundConstants};
 
 const GOLDILOCKS: &str = include_str!("../kernels/goldilocks.cuh");
 const POSEIDON2: &str = include_str!("../kernels/poseidon2.cuh");
@@ -56,12 +56,53 @@ static inline u64 aurum_brev64(u64 x) {
 #define AURUM_SYNC()
 ";
 
+/// The Poseidon2 round constants the kernels are compiled with, per width: Plonky3's fixed
+/// ones (`default_goldilocks_poseidon2_8/12/16`, the presets') where `None`, else the given
+/// set — Plonky3 provers often draw theirs from a seeded generator (`new_from_rng_128`). The
+/// linear layers are Plonky3's either way.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Poseidon2Constants {
+    /// Width 8's.
+    pub w8: Option<RoundConstants<8>>,
+    /// Width 12's.
+    pub w12: Option<RoundConstants<12>>,
+    /// Width 16's.
+    pub w16: Option<RoundConstants<16>>,
+}
+
+impl Poseidon2Constants {
+    /// The width-`W` permutation these constants make (the CPU's, for comparisons).
+    #[must_use]
+    pub fn permutation<const W: usize>(&self) -> Poseidon2Goldilocks<W>
+    where
+        Plonky3Layers: LinearLayers<W>,
+    {
+        let own: Option<&dyn core::any::Any> = match W {
+            8 => self.w8.as_ref().map(|c| c as &dyn core::any::Any),
+            12 => self.w12.as_ref().map(|c| c as &dyn core::any::Any),
+            16 => self.w16.as_ref().map(|c| c as &dyn core::any::Any),
+            _ => None,
+        };
+        match own.and_then(|c| c.downcast_ref::<RoundConstants<W>>()) {
+            Some(constants) => Poseidon2Goldilocks::<W>::with_constants(constants.clone()),
+            None => Poseidon2Goldilocks::<W>::new(),
+        }
+    }
+}
+
 /// The whole translation unit NVRTC compiles: prelude, constants, field, generated internal
-/// layers, permutations, hashes and the kernels.
+/// layers, permutations, hashes and the kernels, with Plonky3's fixed Poseidon2 constants.
 #[must_use]
 pub fn device_source() -> String {
+    device_source_with(&Poseidon2Constants::default())
+}
+
+/// [`device_source`] with the Poseidon2 round constants `constants`.
+#[must_use]
+pub fn device_source_with(constants: &Poseidon2Constants) -> String {
     assemble(
         DEVICE_PRELUDE,
+        constants,
         &[POSEIDON2, POSEIDON, HASH, NTT, MERKLE, NTT_KERNELS],
     )
 }
@@ -70,12 +111,18 @@ pub fn device_source() -> String {
 /// for the host check; a `main` that drives it is appended by the check.
 #[must_use]
 pub fn host_source() -> String {
-    assemble(HOST_PRELUDE, &[POSEIDON2, POSEIDON, HASH, NTT])
+    host_source_with(&Poseidon2Constants::default())
 }
 
-fn assemble(prelude: &str, parts: &[&str]) -> String {
+/// [`host_source`] with the Poseidon2 round constants `constants`.
+#[must_use]
+pub fn host_source_with(constants: &Poseidon2Constants) -> String {
+    assemble(HOST_PRELUDE, constants, &[POSEIDON2, POSEIDON, HASH, NTT])
+}
+
+fn assemble(prelude: &str, poseidon2: &Poseidon2Constants, parts: &[&str]) -> String {
     let mut source = String::from(prelude);
-    source.push_str(&constants());
+    source.push_str(&constants(poseidon2));
     source.push_str(GOLDILOCKS);
     source.push('\n');
     source.push_str(&internal_layer::<8>());
@@ -147,11 +194,11 @@ fn small_form(d: Goldilocks) -> Option<Small> {
 }
 
 /// The constant arrays the permutations read (names as the `.cuh` files use them).
-fn constants() -> String {
+fn constants(poseidon2: &Poseidon2Constants) -> String {
     let mut out = String::new();
-    poseidon2_constants::<8>(&mut out);
-    poseidon2_constants::<12>(&mut out);
-    poseidon2_constants::<16>(&mut out);
+    poseidon2_constants(&mut out, &poseidon2.permutation::<8>());
+    poseidon2_constants(&mut out, &poseidon2.permutation::<12>());
+    poseidon2_constants(&mut out, &poseidon2.permutation::<16>());
     let rc: Vec<u64> = ROUND_CONSTANTS.iter().map(|&c| canonical(c)).collect();
     array(&mut out, "POSEIDON_RC", &rc);
     let mds: Vec<u64> = mds_matrix().iter().flatten().copied().collect();
@@ -159,11 +206,10 @@ fn constants() -> String {
     out
 }
 
-fn poseidon2_constants<const W: usize>(out: &mut String)
+fn poseidon2_constants<const W: usize>(out: &mut String, perm: &Poseidon2Goldilocks<W>)
 where
     Plonky3Layers: LinearLayers<W>,
 {
-    let perm = Poseidon2Goldilocks::<W>::new();
     let c = perm.constants();
     let external: Vec<u64> = c
         .initial

@@ -5,11 +5,11 @@ use std::time::Duration;
 
 use aurum_goldilocks::{Goldilocks, P};
 use aurum_poseidon::Poseidon;
-use aurum_poseidon2::Poseidon2Goldilocks;
 use aurum_symmetric::Permutation;
 
 use crate::error::CudaError;
 use crate::gpu::Gpu;
+use crate::kernels::Poseidon2Constants;
 
 /// A permutation the GPU runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,17 +54,18 @@ impl GpuPermutation {
         }
     }
 
-    /// The CPU's permutation of each state of `states` (whole states).
-    fn permute_on_cpu(self, states: &mut [Goldilocks]) {
+    /// The CPU's permutation of each state of `states` (whole states), Poseidon2 with the
+    /// round constants `constants`.
+    fn permute_on_cpu(self, constants: &Poseidon2Constants, states: &mut [Goldilocks]) {
         fn each<const W: usize>(perm: &impl Permutation<W>, states: &mut [Goldilocks]) {
             for state in states.chunks_exact_mut(W) {
                 perm.permute(state.try_into().expect("chunks of W"));
             }
         }
         match self {
-            GpuPermutation::Poseidon2W8 => each(&Poseidon2Goldilocks::<8>::new(), states),
-            GpuPermutation::Poseidon2W12 => each(&Poseidon2Goldilocks::<12>::new(), states),
-            GpuPermutation::Poseidon2W16 => each(&Poseidon2Goldilocks::<16>::new(), states),
+            GpuPermutation::Poseidon2W8 => each(&constants.permutation::<8>(), states),
+            GpuPermutation::Poseidon2W12 => each(&constants.permutation::<12>(), states),
+            GpuPermutation::Poseidon2W16 => each(&constants.permutation::<16>(), states),
             GpuPermutation::Poseidon => each(&Poseidon::new(), states),
         }
     }
@@ -127,7 +128,7 @@ impl Gpu {
         for perm in GpuPermutation::ALL {
             let mut states = known_answer_states(perm.width());
             let mut expected = states.clone();
-            perm.permute_on_cpu(&mut expected);
+            perm.permute_on_cpu(self.constants(), &mut expected);
             self.permute(perm, &mut states)?;
             if states != expected {
                 return Err(CudaError::KnownAnswer(perm.name()));

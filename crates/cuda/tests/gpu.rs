@@ -7,23 +7,24 @@
 //!   mixed heights) computed on the GPU equal the CPU's; so do coset LDEs (every blow-up, both
 //!   orders, three domains, transforms of one to three passes) and trees committed straight
 //!   from an LDE left on the device; and `FriPcs` proofs with the GPU as commit engine equal
-//!   the CPU's byte for byte. Without a GPU they are reported
+//!   the CPU's byte for byte, over the presets and over a prover's own Poseidon2 constants
+//!   (the kernels compiled with them). Without a GPU they are reported
 //!   ignored with the reason; `AURUM_REQUIRE_GPU=1` (scripts/gpu-check.sh) makes that a
 //!   failure.
 
 use std::sync::Arc;
 
 use aurum_cuda::{
-    CommitError, CudaError, Gpu, GpuCommitEngine, GpuPermutation, LdeError, StreamingCommit,
-    commit, commit_matrices, commit_on_device, compile_kernels, coset_lde, coset_lde_on_device,
-    hash_resident,
+    CommitError, CudaError, DeviceChoice, Gpu, GpuCommitEngine, GpuPermutation, LdeError,
+    Poseidon2Constants, StreamingCommit, commit, commit_matrices, commit_on_device,
+    compile_kernels, coset_lde, coset_lde_on_device, hash_resident,
 };
 use aurum_fri::{Evaluations, FriParameters, FriPcs, OpeningRequest, codec};
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::{Commitment, Matrix, MerkleTree, Preset, ShapeError, verify, with_preset};
 use aurum_ntt::{Domain, Ntt, NttError, Order};
 use aurum_poseidon::Poseidon;
-use aurum_poseidon2::Poseidon2Goldilocks;
+use aurum_poseidon2::{Poseidon2Goldilocks, RoundConstants};
 use aurum_symmetric::{Challenger, DuplexChallenger, Permutation};
 use aurum_testing::values::{DANGER, seeded};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
@@ -509,6 +510,71 @@ fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
     Ok(())
 }
 
+/// Width-8 round constants drawn from a seeded generator, as a Plonky3 prover that draws its
+/// own has.
+fn own_w8() -> Poseidon2Constants {
+    let values = seeded(2 * 4 * 8 + 22, 808);
+    let mut next = values.into_iter();
+    let mut take = || next.next().expect("enough values");
+    Poseidon2Constants {
+        w8: Some(RoundConstants {
+            initial: core::array::from_fn(|_| core::array::from_fn(|_| take())),
+            internal: core::array::from_fn(|_| take()),
+            terminal: core::array::from_fn(|_| core::array::from_fn(|_| take())),
+        }),
+        ..Poseidon2Constants::default()
+    }
+}
+
+/// The kernels compiled with a prover's own width-8 constants: its tree (every layer) and its
+/// `FriPcs` proofs with the GPU engine equal the CPU's over those constants; the preset's
+/// configuration no longer goes to that engine.
+fn own_constants_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
+    let constants = own_w8();
+    let gpu = Gpu::shared_with(&constants)?;
+    let perm = constants.permutation::<8>();
+    let config: aurum_merkle::config::Poseidon2Config<8, 4> = aurum_merkle::config::Config::new(
+        "own",
+        aurum_symmetric::PaddingFreeSponge::new(perm.clone()),
+        aurum_symmetric::TruncatedPermutation::new(perm),
+    );
+    let values = seeded(1000 * 24, 5);
+    let matrix = Matrix::new(&values, 24).expect("whole rows");
+    let on_gpu = commit(gpu, Preset::Poseidon2W8, &[matrix])?;
+    let cpu = MerkleTree::new(&config, vec![matrix])?;
+    for j in 0..cpu.shape().num_layers() {
+        if cpu.layer(j) != on_gpu.layer(j) {
+            return Err(format!("own constants: layer {j} differs").into());
+        }
+    }
+    let params = FriParameters {
+        log_blowup: 1,
+        log_final_poly_len: 1,
+        max_log_arity: 3,
+        num_queries: 12,
+        batch_proof_of_work_bits: 4,
+        commit_proof_of_work_bits: 4,
+        query_proof_of_work_bits: 6,
+    };
+    let engine = Arc::new(
+        GpuCommitEngine::for_job_with(DeviceChoice::Cuda, 0, &constants)?
+            .expect("cuda gives an engine or an error"),
+    );
+    let cpu = FriPcs::new(config, params)?.with_cap_height(2);
+    let on_gpu = cpu.clone().with_engine(engine.clone());
+    if on_gpu.engine_preset() != Some(Preset::Poseidon2W8) {
+        return Err("the engine does not take the configuration of its own constants".into());
+    }
+    if fri_proof(&on_gpu)? != fri_proof(&cpu)? {
+        return Err("own constants: the proofs differ".into());
+    }
+    let preset = FriPcs::new(aurum_merkle::config::poseidon2_w8(), params)?.with_engine(engine);
+    if preset.engine_preset().is_some() {
+        return Err("the engine of other constants takes the preset's configuration".into());
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials: Vec<Trial> = ARCHITECTURES.iter().map(|&a| nvrtc_trial(a)).collect();
@@ -526,6 +592,7 @@ fn main() {
         ),
         gpu_trial("lde_errors_match_the_cpu", lde_errors_match_the_cpu),
         gpu_trial("fri_proofs_match_the_cpu", fri_proofs_match_the_cpu),
+        gpu_trial("own_constants_match_the_cpu", own_constants_match_the_cpu),
         gpu_trial(
             "streaming_commits_match_the_cpu",
             streaming_commits_match_the_cpu,

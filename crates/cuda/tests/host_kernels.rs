@@ -12,25 +12,59 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
+use aurum_cuda::Poseidon2Constants;
 use aurum_cuda::kernels::lde::{LdePlan, Step};
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::{MerkleConfig, Preset, with_preset};
 use aurum_ntt::{Domain, Ntt, Order};
 use aurum_poseidon::Poseidon;
-use aurum_poseidon2::Poseidon2Goldilocks;
+use aurum_poseidon2::{Poseidon2Goldilocks, RoundConstants};
 use aurum_symmetric::{Compressor, Hasher, Permutation};
 use aurum_testing::values::{DANGER, seeded};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
-/// The compiled driver, or why there is none.
+/// The compiled driver (the kernels with Plonky3's fixed Poseidon2 constants), or why there
+/// is none.
 fn driver() -> &'static Result<PathBuf, String> {
     static DRIVER: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    DRIVER.get_or_init(|| {
-        let dir =
-            std::env::temp_dir().join(format!("aurum-cuda-host-check-{}", std::process::id()));
+    DRIVER.get_or_init(|| build_driver("fixed", &Poseidon2Constants::default()))
+}
+
+/// The driver compiled with [`own_constants`].
+fn own_driver() -> &'static Result<PathBuf, String> {
+    static DRIVER: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    DRIVER.get_or_init(|| build_driver("own", &own_constants()))
+}
+
+/// Poseidon2 round constants of every width drawn from a seeded generator, as a Plonky3 prover
+/// that draws its own has.
+fn own_constants() -> Poseidon2Constants {
+    fn draw<const W: usize>(seed: u64) -> RoundConstants<W> {
+        let values = seeded(2 * 4 * W + 22, seed);
+        let mut next = values.into_iter();
+        let mut take = || next.next().expect("enough values");
+        RoundConstants {
+            initial: core::array::from_fn(|_| core::array::from_fn(|_| take())),
+            internal: core::array::from_fn(|_| take()),
+            terminal: core::array::from_fn(|_| core::array::from_fn(|_| take())),
+        }
+    }
+    Poseidon2Constants {
+        w8: Some(draw(8)),
+        w12: Some(draw(12)),
+        w16: Some(draw(16)),
+    }
+}
+
+fn build_driver(name: &str, constants: &Poseidon2Constants) -> Result<PathBuf, String> {
+    {
+        let dir = std::env::temp_dir().join(format!(
+            "aurum-cuda-host-check-{}-{name}",
+            std::process::id()
+        ));
         std::fs::create_dir_all(&dir).map_err(|e| format!("temporary folder: {e}"))?;
         let source = dir.join("host_check.cpp");
-        let mut text = aurum_cuda::kernels::host_source();
+        let mut text = aurum_cuda::kernels::host_source_with(constants);
         text.push_str(include_str!("../kernels/host_main.cpp"));
         std::fs::write(&source, text).map_err(|e| format!("writing the source: {e}"))?;
         let binary = dir.join("host_check");
@@ -61,12 +95,17 @@ fn driver() -> &'static Result<PathBuf, String> {
             );
         }
         Ok(binary)
-    })
+    }
 }
 
 /// Sends `request` to the driver and parses its hexadecimal answer.
 fn ask(request: &str) -> Vec<u64> {
-    let binary = driver().as_ref().expect("checked by the trial");
+    ask_driver(driver(), request)
+}
+
+/// Sends `request` to `driver` and parses its hexadecimal answer.
+fn ask_driver(driver: &Result<PathBuf, String>, request: &str) -> Vec<u64> {
+    let binary = driver.as_ref().expect("checked by the trial");
     let mut child = Command::new(binary)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -123,6 +162,15 @@ fn states<const W: usize>() -> Vec<[Goldilocks; W]> {
 }
 
 fn check_permutation<const W: usize>(name: &str, perm: &impl Permutation<W>) -> Result<(), Failed> {
+    check_permutation_on(driver(), name, perm)
+}
+
+/// [`check_permutation`] on `driver`.
+fn check_permutation_on<const W: usize>(
+    driver: &Result<PathBuf, String>,
+    name: &str,
+    perm: &impl Permutation<W>,
+) -> Result<(), Failed> {
     let inputs = states::<W>();
     let mut request = format!("perm {name} {:x}\n", inputs.len());
     for s in &inputs {
@@ -130,7 +178,7 @@ fn check_permutation<const W: usize>(name: &str, perm: &impl Permutation<W>) -> 
         // reduce their inputs as they read them; that path is checked by the leaf trials).
         push_values(&mut request, canonical(s));
     }
-    let answer = ask(&request);
+    let answer = ask_driver(driver, &request);
     for (k, input) in inputs.iter().enumerate() {
         let mut expected = *input;
         perm.permute(&mut expected);
@@ -477,6 +525,15 @@ fn check_lde(
 }
 
 fn trial(name: &str, check: impl FnOnce() -> Result<(), Failed> + Send + 'static) -> Trial {
+    trial_on(driver, name, check)
+}
+
+/// [`trial`] with the driver `driver` gives.
+fn trial_on(
+    driver: fn() -> &'static Result<PathBuf, String>,
+    name: &str,
+    check: impl FnOnce() -> Result<(), Failed> + Send + 'static,
+) -> Trial {
     Trial::ignorable_test(format!("host::{name}"), move || match driver() {
         Err(reason) => Ok(Completion::ignored_with(reason.clone())),
         Ok(_) => check().map(|()| Completion::Completed),
@@ -498,6 +555,14 @@ fn main() {
         }),
         trial("poseidon_permutation", || {
             check_permutation::<12>("poseidon", &Poseidon::new())
+        }),
+        // The kernels compiled with a prover's own Poseidon2 constants compute the
+        // permutations with those constants.
+        trial_on(own_driver, "poseidon2_own_constants_permutations", || {
+            let own = own_constants();
+            check_permutation_on::<8>(own_driver(), "poseidon2-w8", &own.permutation::<8>())?;
+            check_permutation_on::<12>(own_driver(), "poseidon2-w12", &own.permutation::<12>())?;
+            check_permutation_on::<16>(own_driver(), "poseidon2-w16", &own.permutation::<16>())
         }),
     ];
     trial_ldes(&mut trials);

@@ -9,7 +9,7 @@ use core::fmt;
 use std::time::Duration;
 
 use aurum_goldilocks::Goldilocks;
-use aurum_merkle::{Preset, TreeDigests};
+use aurum_merkle::{Answers, Preset, TreeDigests};
 
 /// One input matrix: each column holds a polynomial's evaluations on a coset of the subgroup
 /// of order `height` (natural order, rows of `width`).
@@ -42,6 +42,14 @@ pub struct EngineCommit {
 /// Computes a [`FriPcs`](crate::FriPcs)'s input LDEs and their tree elsewhere; set with
 /// [`FriPcs::with_engine`](crate::FriPcs::with_engine).
 pub trait CommitEngine: Send + Sync + fmt::Debug {
+    /// What the engine's tree for `preset` computes ([`Answers`]): the preset's own answers
+    /// unless the engine hashes with other constants (a GPU compiled with a prover's own
+    /// Poseidon2 round constants, say). [`FriPcs::with_engine`](crate::FriPcs::with_engine)
+    /// hands the engine a configuration's commitments as the preset whose answers these equal.
+    fn tree_answers(&self, preset: Preset) -> Answers {
+        preset.answers()
+    }
+
     /// The LDE of each of `matrices` by `2^log_blowup` and the `preset` tree over them
     /// (layers from `dropped` up), or `Ok(None)` to leave this commitment to the CPU (too
     /// small to pay for itself, say). An error is the commitment's error

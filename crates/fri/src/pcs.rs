@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{
-    BuildError, Commitment, Dimensions, Matrix, MerkleConfig, MerkleTree, Preset, TreeDigests,
-    TreeShape,
+    Answers, BuildError, Commitment, Dimensions, Matrix, MerkleConfig, MerkleTree, Preset,
+    TreeDigests, TreeShape,
 };
 use aurum_ntt::{Ntt, NttError, Order};
 use aurum_symmetric::Challenger;
@@ -166,17 +166,24 @@ impl<C: MerkleConfig> FriPcs<C> {
     }
 
     /// Computes [`FriPcs::commit`]'s LDEs and tree with `engine` (a GPU's) where it takes the
-    /// job. Only for the five presets' configurations ([`Preset::of`]): for any other the
+    /// job. Only where one of the engine's trees computes this configuration — its
+    /// [`CommitEngine::tree_answers`] for a preset equal to the configuration's
+    /// [`Answers`]: the presets' own configurations, under any name, and for an engine built
+    /// with a prover's own Poseidon2 constants, that prover's configuration. For any other the
     /// scheme keeps committing on the CPU, and `engine_preset` says so. The proofs are the
     /// same either way (the engine computes the same values; the scheme checks their shapes).
     #[must_use]
     pub fn with_engine(mut self, engine: Arc<dyn CommitEngine>) -> Self {
-        self.engine = Preset::of(&self.config).map(|preset| (engine, preset));
+        let answers = Answers::of(&self.config);
+        self.engine = Preset::ALL
+            .into_iter()
+            .find(|&preset| engine.tree_answers(preset) == answers)
+            .map(|preset| (engine, preset));
         self
     }
 
-    /// The preset the commit engine builds, or `None` where commitments stay on the CPU (no
-    /// engine, or a configuration that is not a preset's).
+    /// The preset whose tree the commit engine builds, or `None` where commitments stay on the
+    /// CPU (no engine, or a configuration none of its trees computes).
     #[must_use]
     pub fn engine_preset(&self) -> Option<Preset> {
         self.engine.as_ref().map(|(_, preset)| *preset)

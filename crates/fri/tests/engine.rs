@@ -3,7 +3,8 @@
 //! CPU, through the engine's interface) the proof is byte for byte the one made without; an
 //! engine that declines leaves the job to the CPU; an engine that fails, or returns other
 //! shapes than asked for, is the commitment's typed error; configurations that are not a
-//! preset's (other round constants) never reach an engine.
+//! preset's (other round constants) never reach an engine, unless the engine's own tree
+//! computes them (an engine built with those constants), and then the proof is the CPU's again.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,7 +15,9 @@ use aurum_fri::{
     OpeningRequest, codec,
 };
 use aurum_goldilocks::Goldilocks;
-use aurum_merkle::{Matrix, MerkleConfig, MerkleTree, Preset, TreeDigests, config, with_preset};
+use aurum_merkle::{
+    Answers, Matrix, MerkleConfig, MerkleTree, Preset, TreeDigests, config, with_preset,
+};
 use aurum_ntt::{Ntt, Order};
 use aurum_poseidon2::Poseidon2Goldilocks;
 use aurum_symmetric::{Challenger, DuplexChallenger};
@@ -34,10 +37,27 @@ enum Behaviour {
     ShortLde,
 }
 
+/// Plonky3's width-8 tree over a Poseidon2 with other round constants (as a prover that draws
+/// its own has), named like the preset.
+type OwnW8 = config::Poseidon2Config<8, 4>;
+
+fn own_w8() -> OwnW8 {
+    let mut constants = Poseidon2Goldilocks::<8>::new().constants().clone();
+    constants.initial[0][0] += Goldilocks::ONE;
+    let perm = Poseidon2Goldilocks::<8>::with_constants(constants);
+    config::Config::new(
+        "poseidon2-w8",
+        aurum_symmetric::PaddingFreeSponge::new(perm.clone()),
+        aurum_symmetric::TruncatedPermutation::new(perm),
+    )
+}
+
 #[derive(Debug)]
 struct Reference {
     behaviour: Behaviour,
     calls: AtomicUsize,
+    /// The engine's width-8 tree hashes with [`own_w8`]'s constants instead of the preset's.
+    own_w8: bool,
 }
 
 impl Reference {
@@ -45,11 +65,28 @@ impl Reference {
         Arc::new(Self {
             behaviour,
             calls: AtomicUsize::new(0),
+            own_w8: false,
+        })
+    }
+
+    fn with_own_w8() -> Arc<Self> {
+        Arc::new(Self {
+            behaviour: Behaviour::Compute,
+            calls: AtomicUsize::new(0),
+            own_w8: true,
         })
     }
 }
 
 impl CommitEngine for Reference {
+    fn tree_answers(&self, preset: Preset) -> Answers {
+        if self.own_w8 && preset == Preset::Poseidon2W8 {
+            Answers::of(&own_w8())
+        } else {
+            preset.answers()
+        }
+    }
+
     fn commit(
         &self,
         preset: Preset,
@@ -82,16 +119,23 @@ impl CommitEngine for Reference {
         } else {
             dropped
         };
-        let digests: TreeDigests = with_preset!(preset, |config| {
-            let views = ldes
-                .iter()
+        let views = || {
+            ldes.iter()
                 .zip(matrices)
                 .map(|(lde, m)| Matrix::new(lde, m.width).expect("whole rows"))
-                .collect();
-            MerkleTree::with_dropped_layers(&config, views, dropped)
+                .collect()
+        };
+        let digests: TreeDigests = if self.own_w8 && preset == Preset::Poseidon2W8 {
+            MerkleTree::with_dropped_layers(&own_w8(), views(), dropped)
                 .map_err(|e| e.to_string())?
                 .into_digests()
-        });
+        } else {
+            with_preset!(preset, |config| {
+                MerkleTree::with_dropped_layers(&config, views(), dropped)
+                    .map_err(|e| e.to_string())?
+                    .into_digests()
+            })
+        };
         if self.behaviour == Behaviour::ShortLde {
             let width = matrices[0].width;
             let len = ldes[0].len() - width;
@@ -225,20 +269,33 @@ fn bad_inputs_are_refused_before_the_engine_runs() {
 
 #[test]
 fn a_configuration_that_is_not_a_preset_stays_on_the_cpu() {
-    // Poseidon2 of width 8 with other round constants, named like the preset.
-    let mut constants = Poseidon2Goldilocks::<8>::new().constants().clone();
-    constants.initial[0][0] += Goldilocks::ONE;
-    let perm = Poseidon2Goldilocks::<8>::with_constants(constants);
-    let other = config::Config::new(
-        "poseidon2-w8",
-        aurum_symmetric::PaddingFreeSponge::<_, 8, 4, 4>::new(perm.clone()),
-        aurum_symmetric::TruncatedPermutation::<_, 8, 4>::new(perm),
-    );
     let engine = Reference::new(Behaviour::Fail);
-    let pcs = FriPcs::new(other, params())
+    let pcs = FriPcs::new(own_w8(), params())
         .unwrap()
         .with_engine(engine.clone());
     assert_eq!(pcs.engine_preset(), None);
     assert!(proof(&pcs).is_ok());
     assert_eq!(engine.calls.load(Ordering::Relaxed), 0);
+}
+
+#[test]
+fn an_engine_with_the_configurations_own_constants_takes_it() {
+    let cpu = FriPcs::new(own_w8(), params()).unwrap();
+    let engine = Reference::with_own_w8();
+    let with_engine = cpu.clone().with_engine(engine.clone());
+    assert_eq!(with_engine.engine_preset(), Some(Preset::Poseidon2W8));
+    assert_eq!(proof(&with_engine).unwrap(), proof(&cpu).unwrap());
+    assert_eq!(engine.calls.load(Ordering::Relaxed), 1);
+    // And no longer computes the preset's own configuration: that stays on the CPU.
+    let preset = FriPcs::new(config::poseidon2_w8(), params())
+        .unwrap()
+        .with_engine(engine.clone());
+    assert_eq!(preset.engine_preset(), None);
+    assert!(proof(&preset).is_ok());
+    assert_eq!(engine.calls.load(Ordering::Relaxed), 1);
+    // Its other trees are the presets'.
+    let w12 = FriPcs::new(config::poseidon2_w12(), params())
+        .unwrap()
+        .with_engine(engine);
+    assert_eq!(w12.engine_preset(), Some(Preset::Poseidon2W12));
 }

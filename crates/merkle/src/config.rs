@@ -8,6 +8,8 @@ use aurum_poseidon::{HashOrNoop, LinearHash, Poseidon, TwoToOne};
 use aurum_poseidon2::{LinearLayers, Plonky3Layers, Poseidon2Goldilocks};
 use aurum_symmetric::{Compressor, Hasher, PaddingFreeSponge, TruncatedPermutation};
 
+use crate::digest::Digest;
+
 /// A leaf hash and a node compression over 4-element digests.
 pub trait MerkleConfig: Send + Sync {
     /// Hashes the concatenated rows of a leaf.
@@ -212,32 +214,53 @@ impl Preset {
 }
 
 impl Preset {
-    /// The preset `config` computes, whatever it is called, recognised by its answers: leaf
-    /// hashes of rows around every preset's sponge rate and a compression, equal to the
+    /// The preset `config` computes, whatever it is called, recognised by its [`Answers`]:
+    /// leaf hashes of rows around every preset's sponge rate and a compression, equal to the
     /// preset's. `None` for a configuration that computes none of them (other round constants,
     /// other hashes) — so a tree built elsewhere for the returned preset (the GPU's) is the
     /// tree `config` builds.
     #[must_use]
     pub fn of<C: MerkleConfig>(config: &C) -> Option<Preset> {
+        let answers = Answers::of(config);
+        Preset::ALL
+            .into_iter()
+            .find(|&preset| preset.answers() == answers)
+    }
+
+    /// The preset's [`Answers`].
+    #[must_use]
+    pub fn answers(self) -> Answers {
+        with_preset!(self, |config| Answers::of(&config))
+    }
+}
+
+/// What a configuration computes on a few fixed inputs: its leaf hashes of rows of 1, 4, 5, 8,
+/// 9, 12, 13 and 17 elements (around every preset's sponge rate) and a compression. Two
+/// configurations with equal answers are taken to build the same trees: that is how
+/// [`Preset::of`] recognises a preset under any name, and how a tree built elsewhere (a GPU
+/// compiled with a prover's own Poseidon2 constants) is matched with the configuration it must
+/// equal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answers {
+    leaves: Vec<Digest>,
+    node: Digest,
+}
+
+impl Answers {
+    /// `config`'s answers.
+    #[must_use]
+    pub fn of<C: MerkleConfig>(config: &C) -> Answers {
         let row: Vec<Goldilocks> = (1..=17u64)
             .map(|i| Goldilocks::from_u64(i.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
             .collect();
         let digest = |i: u64| core::array::from_fn(|k| Goldilocks::from_u64(i * 4 + k as u64));
-        let lengths = [1, 4, 5, 8, 9, 12, 13, 17];
-        let leaves: Vec<_> = lengths
-            .iter()
-            .map(|&n| config.leaf().hash(&row[..n]))
-            .collect();
-        let node = config.node().compress([digest(1), digest(2)]);
-        Preset::ALL.into_iter().find(|&preset| {
-            with_preset!(preset, |reference| {
-                lengths
-                    .iter()
-                    .zip(&leaves)
-                    .all(|(&n, leaf)| reference.leaf().hash(&row[..n]) == *leaf)
-                    && reference.node().compress([digest(1), digest(2)]) == node
-            })
-        })
+        Answers {
+            leaves: [1, 4, 5, 8, 9, 12, 13, 17]
+                .iter()
+                .map(|&n| config.leaf().hash(&row[..n]))
+                .collect(),
+            node: config.node().compress([digest(1), digest(2)]),
+        }
     }
 }
 

@@ -20,7 +20,7 @@ mod tree;
 
 pub use cap::root_from_cap;
 pub use commitment::Commitment;
-pub use config::{MerkleConfig, Preset};
+pub use config::{Answers, MerkleConfig, Preset};
 pub use digest::{Digest, ZERO_DIGEST};
 pub use error::{
     BuildError, DimensionsMismatch, MatrixError, OpenError, OverlapError, ShapeError, SplitError,

@@ -10,7 +10,7 @@
 //! cargo run --release -p aurum-p3 --example keccak_prove -- --runs 3      # medians of 3
 //! cargo run --release -p aurum-p3 --example keccak_prove -- --log-rows 12 --trace
 //! RUSTFLAGS="-C target-cpu=native" cargo run --release -p aurum-p3 --example keccak_prove
-//! AURUM_DEVICE=cuda cargo run --release -p aurum-p3 --example keccak_prove -- --fixed-constants
+//! AURUM_DEVICE=cuda cargo run --release -p aurum-p3 --example keccak_prove
 //! ```
 //!
 //! 1. **Identity**: all three prove on a one-thread rayon pool (where Plonky3's proof-of-work
@@ -20,11 +20,12 @@
 //!    rotating which goes first; every proof is checked by the stock verifier (Aurum's read
 //!    back as a proof of the stock configuration). Prints each round, with each Aurum
 //!    prover's speed-up over stock, and the medians.
-//! 3. `--fixed-constants`: all three over Plonky3's fixed Poseidon2 constants
-//!    (`default_goldilocks_poseidon2_8`) instead of drawn ones — the constants Aurum's presets,
-//!    and so its GPU kernels, compute. With them the aurum-fri prover's LDEs and input trees
-//!    run where `AURUM_DEVICE` says (`auto`: an NVIDIA GPU when one opens and the trace has at
-//!    least 2^22 elements; `cuda`: the GPU or an error; `cpu`), with the same proofs.
+//! 3. The aurum-fri prover's LDEs and input trees run where `AURUM_DEVICE` says (`auto`: an
+//!    NVIDIA GPU when one opens and the trace has at least 2^22 elements; `cuda`: the GPU or an
+//!    error; `cpu`), with the same proofs: the GPU's kernels are compiled with the prover's
+//!    Poseidon2 constants (`aurum_cuda::Poseidon2Constants`). `--fixed-constants`: all three
+//!    over Plonky3's fixed Poseidon2 constants (`default_goldilocks_poseidon2_8`, the presets')
+//!    instead of drawn ones.
 //! 4. `--trace`: the span tree of each proof (`RUST_LOG` filter, `debug` by default so that
 //!    Merkle trees and LDEs show; Plonky3's span names on all three, see the crate docs'
 //!    "Tracing") and, per prover, the total time in each span name.
@@ -37,13 +38,17 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use common::{StockConfig, Val, ValPacking, config_triple, fixed_triple, on_one_thread};
+use common::{
+    AurumPerm, StockConfig, Val, ValPacking, aurum_fri_config_of, config_triple, fixed_triple,
+    on_one_thread,
+};
 use p3_field::PackedValue;
 use p3_keccak_air::{KeccakAir, generate_trace_rows};
 use p3_matrix::Matrix;
 use p3_matrix::dense::RowMajorMatrix;
 use p3_uni_stark::{Proof, prove, verify};
-use rand::RngExt;
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
 use tracing::span::{Attributes, Id};
 use tracing::subscriber::Subscriber;
 use tracing_forest::ForestLayer;
@@ -72,8 +77,7 @@ struct Args {
     /// Print span trees and per-span totals of the timed proofs.
     #[arg(long)]
     trace: bool,
-    /// Plonky3's fixed Poseidon2 constants instead of drawn ones; the aurum-fri prover then
-    /// commits on the device AURUM_DEVICE selects (a GPU where there is one).
+    /// Plonky3's fixed Poseidon2 constants instead of drawn ones.
     #[arg(long)]
     fixed_constants: bool,
 }
@@ -236,7 +240,7 @@ fn main() {
 
     // Plonky3's example: constants from `SmallRng::seed_from_u64(1)`, then the Keccak inputs
     // from the same generator.
-    let (mut stock, mut aurum, mut aurum_fri, mut rng) = config_triple::<8, 4>(1);
+    let (stock, aurum, _, mut rng) = config_triple::<8, 4>(1);
     let num_hashes = ((1usize << args.log_rows) / ROWS_PER_HASH).max(1);
     let inputs: Vec<[u64; 25]> = (0..num_hashes).map(|_| rng.random()).collect();
     let trace = generate_trace_rows::<Val>(inputs, LOG_BLOWUP);
@@ -244,24 +248,32 @@ fn main() {
         eprintln!("error: {e}");
         std::process::exit(2)
     });
-    let mut engine = None;
-    if args.fixed_constants {
-        engine = aurum_cuda::GpuCommitEngine::for_job(device, trace.height() * trace.width())
-            .unwrap_or_else(|e| {
-                eprintln!("error: {}={device}: {e}", aurum_cuda::DEVICE_ENV);
-                std::process::exit(2)
-            })
-            .map(Arc::new);
-        let shared = engine.clone().map(|e| e as Arc<dyn aurum_p3::CommitEngine>);
-        (stock, aurum, aurum_fri) = fixed_triple(shared);
-    } else if device == aurum_cuda::DeviceChoice::Cuda {
-        eprintln!(
-            "error: {}=cuda: the GPU computes Plonky3's fixed Poseidon2 constants, not drawn \
-             ones: add --fixed-constants",
-            aurum_cuda::DEVICE_ENV
-        );
-        std::process::exit(2);
-    }
+    // The drawn permutation config_triple's aurum-fri prover uses (the same generator state).
+    let drawn = AurumPerm::<8>::new_from_rng_128(&mut SmallRng::seed_from_u64(1));
+    let constants = if args.fixed_constants {
+        aurum_cuda::Poseidon2Constants::default()
+    } else {
+        aurum_cuda::Poseidon2Constants {
+            w8: Some(drawn.aurum().constants().clone()),
+            ..aurum_cuda::Poseidon2Constants::default()
+        }
+    };
+    let engine = aurum_cuda::GpuCommitEngine::for_job_with(
+        device,
+        trace.height() * trace.width(),
+        &constants,
+    )
+    .unwrap_or_else(|e| {
+        eprintln!("error: {}={device}: {e}", aurum_cuda::DEVICE_ENV);
+        std::process::exit(2)
+    })
+    .map(Arc::new);
+    let shared = engine.clone().map(|e| e as Arc<dyn aurum_p3::CommitEngine>);
+    let (stock, aurum, aurum_fri) = if args.fixed_constants {
+        fixed_triple(shared)
+    } else {
+        (stock, aurum, aurum_fri_config_of(drawn, shared))
+    };
     println!(
         "constants: {}; aurum-fri commits on {}",
         if args.fixed_constants {

@@ -155,10 +155,13 @@ where
     }
 
     /// Computes the commitments' LDEs and input trees with `engine` (a GPU's,
-    /// `aurum_cuda::GpuCommitEngine`) where it takes the job: for a permutation with Plonky3's
-    /// fixed constants ([`Poseidon2Goldilocks::new`](crate::Poseidon2Goldilocks::new), which
-    /// the presets use); with other constants the scheme keeps committing on the CPU
-    /// (`self.aurum().engine_preset()` says which). The proofs are the same either way.
+    /// `aurum_cuda::GpuCommitEngine`) where it takes the job: where one of the engine's trees
+    /// computes this scheme's — Plonky3's fixed constants
+    /// ([`Poseidon2Goldilocks::new`](crate::Poseidon2Goldilocks::new), which the presets use)
+    /// for an engine with the presets' trees, drawn constants for an engine built with them
+    /// (`aurum_cuda::GpuCommitEngine::for_job_with` and `Poseidon2Constants`); otherwise the
+    /// scheme keeps committing on the CPU (`self.aurum().engine_preset()` says which). The
+    /// proofs are the same either way.
     #[must_use]
     pub fn with_engine(mut self, engine: std::sync::Arc<dyn aurum_fri::CommitEngine>) -> Self {
         self.inner = self.inner.with_engine(engine);

@@ -19,7 +19,7 @@ use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 
 use crate::error::CudaError;
 use crate::info::DeviceInfo;
-use crate::kernels::device_source;
+use crate::kernels::{Poseidon2Constants, device_source_with};
 
 /// A buffer of 64-bit words on the device.
 pub(crate) type Buffer = CudaSlice<u64>;
@@ -97,9 +97,10 @@ pub(crate) fn nvrtc_present() -> bool {
     unsafe { cudarc::nvrtc::sys::is_culib_present() }
 }
 
-/// Compiles the kernels to PTX for the virtual architecture `compute_<arch>` (e.g. "90"),
-/// without a device: CI's check that every kernel compiles.
-pub(crate) fn compile(arch: &str) -> Result<String, CudaError> {
+/// Compiles the kernels with the Poseidon2 round constants `constants` to PTX for the virtual
+/// architecture `compute_<arch>` (e.g. "90"), without a device (CI's check that every kernel
+/// compiles).
+pub(crate) fn compile(arch: &str, constants: &Poseidon2Constants) -> Result<String, CudaError> {
     if !nvrtc_present() {
         return Err(CudaError::NoNvrtc);
     }
@@ -111,7 +112,7 @@ pub(crate) fn compile(arch: &str) -> Result<String, CudaError> {
         name: Some("aurum.cu".to_string()),
         ..CompileOptions::default()
     };
-    compile_ptx_with_opts(device_source(), options)
+    compile_ptx_with_opts(device_source_with(constants), options)
         .map(|ptx| ptx.to_src())
         .map_err(|e| match e {
             CompileError::CompileError { log, .. } => {
@@ -165,8 +166,9 @@ pub(crate) struct Device {
 }
 
 impl Device {
-    /// Device 0, with the kernels compiled for it.
-    pub(crate) fn open() -> Result<Self, CudaError> {
+    /// Device 0, with the kernels compiled for it with the Poseidon2 round constants
+    /// `constants`.
+    pub(crate) fn open(constants: &Poseidon2Constants) -> Result<Self, CudaError> {
         if !driver_present() {
             return Err(CudaError::NoDriver);
         }
@@ -184,7 +186,7 @@ impl Device {
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(driver("reading the multiprocessor count"))?;
         let start = Instant::now();
-        let ptx = compile(&format!("{major}{minor}"))?;
+        let ptx = compile(&format!("{major}{minor}"), constants)?;
         let compiled = start.elapsed();
         let module = ctx
             .load_module(cudarc::nvrtc::Ptx::from_src(ptx))

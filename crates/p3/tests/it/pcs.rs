@@ -329,14 +329,22 @@ fn from_p3_parameters_refuses_what_it_cannot_follow() {
     assert!(from_p3(&perm, &val_mmcs(&perm, 3), &benchmark(val_mmcs(&perm, 3))).is_ok());
 }
 
-/// A commit engine (`FriPcs::with_engine`, a GPU's) is handed the commitments of a scheme over
-/// Plonky3's fixed constants, which the presets compute; over drawn constants the scheme keeps
-/// committing on the CPU, and its proofs are the stock ones.
+/// A commit engine (`FriPcs::with_engine`, a GPU's) is handed the commitments of a scheme whose
+/// tree one of its trees computes: Plonky3's fixed constants for an engine with the presets'
+/// trees; drawn constants only for an engine built with them (a GPU compiled with them), else
+/// the scheme keeps committing on the CPU, and its proofs are the stock ones.
 #[test]
-fn an_engine_is_used_for_plonky3_s_fixed_constants_only() {
+fn an_engine_is_used_for_the_constants_its_trees_compute() {
     #[derive(Debug)]
-    struct Refuses;
+    struct Refuses(Option<aurum_merkle::Answers>);
     impl aurum_p3::CommitEngine for Refuses {
+        fn tree_answers(&self, preset: aurum_merkle::Preset) -> aurum_merkle::Answers {
+            match (&self.0, preset) {
+                (Some(own), aurum_merkle::Preset::Poseidon2W8) => own.clone(),
+                _ => preset.answers(),
+            }
+        }
+
         fn commit(
             &self,
             _: aurum_merkle::Preset,
@@ -348,7 +356,7 @@ fn an_engine_is_used_for_plonky3_s_fixed_constants_only() {
         }
     }
     let params = aurum_p3::FriParameters::benchmark();
-    let scheme = |perm: AurumPerm<8>| {
+    let plain = |perm: AurumPerm<8>| {
         aurum_p3::FriPcs::<AurumPerm<8>, 8, 4>::new(
             PaddingFreeSponge::new(perm.clone()),
             TruncatedPermutation::new(perm),
@@ -356,17 +364,35 @@ fn an_engine_is_used_for_plonky3_s_fixed_constants_only() {
             params,
         )
         .unwrap()
-        .with_engine(std::sync::Arc::new(Refuses))
     };
-    let fixed = scheme(AurumPerm::<8>::new());
+    let presets = std::sync::Arc::new(Refuses(None));
+    let fixed = plain(AurumPerm::<8>::new()).with_engine(presets.clone());
     assert_eq!(
         fixed.aurum().engine_preset(),
         Some(aurum_merkle::Preset::Poseidon2W8)
     );
-    let drawn = scheme(AurumPerm::<8>::new_from_rng_128(
-        &mut SmallRng::seed_from_u64(1),
-    ));
+    let drawn_perm = || AurumPerm::<8>::new_from_rng_128(&mut SmallRng::seed_from_u64(1));
+    let drawn = plain(drawn_perm()).with_engine(presets);
     assert_eq!(drawn.aurum().engine_preset(), None);
+    // An engine whose width-8 tree hashes with the drawn constants takes that scheme, and no
+    // longer the fixed one.
+    let own = std::sync::Arc::new(Refuses(Some(aurum_merkle::Answers::of(
+        plain(drawn_perm()).aurum().config(),
+    ))));
+    assert_eq!(
+        plain(drawn_perm())
+            .with_engine(own.clone())
+            .aurum()
+            .engine_preset(),
+        Some(aurum_merkle::Preset::Poseidon2W8)
+    );
+    assert_eq!(
+        plain(AurumPerm::<8>::new())
+            .with_engine(own)
+            .aurum()
+            .engine_preset(),
+        None
+    );
     // The engine is asked, and its failure is the commitment's error.
     let values = vec![aurum_goldilocks::Goldilocks::ONE; 64];
     match fixed

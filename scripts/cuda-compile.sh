@@ -6,7 +6,8 @@
 # ptxas assembles each architecture's PTX.
 # The GPU's own results are checked by scripts/gpu-check.sh on a machine with one.
 #
-# Needs: python3 with pip (installed with scripts/packages.sh python where missing) and PyPI.
+# Needs: python3 with pip (installed with scripts/packages.sh python where missing) and PyPI
+# (scripts/cuda-wheel.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,18 +15,7 @@ version=13.5.37
 dir=target/nvrtc-$version
 lib=$dir/nvidia/cu13/lib
 if [ ! -e "$lib/libnvrtc.so.13" ]; then
-  if ! python3 -m pip --version >/dev/null 2>&1; then
-    scripts/packages.sh python
-  fi
-  mkdir -p "$dir"
-  python3 -m pip download --quiet --no-deps --only-binary=:all: --dest "$dir" \
-    "nvidia-cuda-nvrtc==$version"
-  python3 - "$dir" <<'PY'
-import glob, sys, zipfile
-folder = sys.argv[1]
-(wheel,) = glob.glob(f"{folder}/nvidia_cuda_nvrtc-*.whl")
-zipfile.ZipFile(wheel).extractall(folder)
-PY
+  scripts/cuda-wheel.sh "$dir" "nvidia-cuda-nvrtc==$version"
 fi
 # `--workspace` (the only `gpu` test target is aurum-cuda's): the features of the workspace
 # test build, whose binary is reused; `-p aurum-cuda` would rebuild dependencies. The tests
@@ -43,18 +33,7 @@ AURUM_REQUIRE_NVRTC=1 AURUM_PTX_DIR="$PWD/$ptx_dir" \
 tools=target/cuda-tools-$version
 bin=$tools/nvidia/cu13/bin
 if [ ! -x "$bin/ptxas" ]; then
-  mkdir -p "$tools"
-  python3 -m pip download --quiet --no-deps --only-binary=:all: --dest "$tools" \
-    "nvidia-cuda-nvcc==$version"
-  python3 - "$tools" <<'PY'
-import glob, os, stat, sys, zipfile
-folder = sys.argv[1]
-(wheel,) = glob.glob(f"{folder}/nvidia_cuda_nvcc-*.whl")
-with zipfile.ZipFile(wheel) as z:
-    path = z.extract("nvidia/cu13/bin/ptxas", folder)
-    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
-os.remove(wheel)
-PY
+  scripts/cuda-wheel.sh "$tools" "nvidia-cuda-nvcc==$version" nvidia/cu13/bin/ptxas
 fi
 count=0
 pids=()

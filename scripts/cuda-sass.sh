@@ -13,8 +13,7 @@
 # clocks of an SM, which with the SM count and clock gives the ceiling printed.
 #
 # Usage: scripts/cuda-sass.sh [ARCH [SMS GHZ]]   (default 90, an H200: 132 SMs at 1.98 GHz)
-# Needs: python3 with pip and PyPI (scripts/cuda-compile.sh, which it runs first where NVRTC or
-# ptxas is missing, installs pip where needed).
+# Needs: python3 with pip and PyPI (scripts/cuda-wheel.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,19 +29,8 @@ if [ ! -e "$nvrtc/nvidia/cu13/lib/libnvrtc.so.13" ] || [ ! -x "$bin/ptxas" ]; th
   scripts/cuda-compile.sh >/dev/null
 fi
 if [ ! -x "$bin/cuobjdump" ] || [ ! -x "$bin/nvdisasm" ]; then
-  python3 -m pip download --quiet --no-deps --only-binary=:all: --dest "$tools" \
-    "nvidia-cuda-cuobjdump==$version" "nvidia-cuda-nvdisasm==$version"
-  python3 - "$tools" <<'PY'
-import glob, os, stat, sys, zipfile
-folder = sys.argv[1]
-for wheel in glob.glob(f"{folder}/*.whl"):
-    with zipfile.ZipFile(wheel) as z:
-        for name in z.namelist():
-            if name.endswith(("bin/cuobjdump", "bin/nvdisasm")):
-                path = z.extract(name, folder)
-                os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
-    os.remove(wheel)
-PY
+  scripts/cuda-wheel.sh "$tools" "nvidia-cuda-cuobjdump==$version" nvidia/cu13/bin/cuobjdump
+  scripts/cuda-wheel.sh "$tools" "nvidia-cuda-nvdisasm==$version" nvidia/cu13/bin/nvdisasm
 fi
 work=target/cuda-sass
 mkdir -p "$work"

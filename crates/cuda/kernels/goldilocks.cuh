@@ -202,31 +202,6 @@ AURUM_DEV u64 gl_fold(gl_wide w) {
 }
 #endif
 
-// a + b exactly, for lazy a, b.
-#ifdef AURUM_PTX
-AURUM_DEV gl_wide gl_wide_of(u64 a, u64 b) {
-    u32 r0, r1;
-    gl_wide w;
-    // Register arithmetic only.
-    asm("add.cc.u32 %0, %3, %5;\n\t"
-        "addc.cc.u32 %1, %4, %6;\n\t"
-        "addc.u32 %2, 0, 0;"
-        : "=&r"(r0), "=&r"(r1), "=r"(w.hi)
-        : "r"((u32)a), "r"((u32)(a >> 32)), "r"((u32)b), "r"((u32)(b >> 32)));
-    w.lo = ((u64)r1 << 32) | r0;
-    return w;
-}
-#else
-AURUM_DEV gl_wide gl_wide_of(u64 a, u64 b) {
-    u32 cf, r0, r1;
-    gl_wide w;
-    r0 = gl_ptx_add_cc((u32)a, (u32)b, cf);
-    r1 = gl_ptx_addc_cc((u32)(a >> 32), (u32)(b >> 32), cf);
-    w.hi = gl_ptx_addc(0, 0, cf);
-    w.lo = ((u64)r1 << 32) | r0;
-    return w;
-}
-#endif
 
 // a + b exactly (the sum's hi below 2^32).
 #ifdef AURUM_PTX
@@ -257,6 +232,9 @@ AURUM_DEV gl_wide gl_wide_add(gl_wide a, gl_wide b) {
 
 // a + x exactly.
 AURUM_DEV gl_wide gl_wide_add(gl_wide a, u64 x) { return gl_wide_add(a, gl_wide{x, 0}); }
+
+// a + b exactly, for lazy a, b.
+AURUM_DEV gl_wide gl_wide_of(u64 a, u64 b) { return gl_wide_add(gl_wide{a, 0}, gl_wide{b, 0}); }
 
 // s + n·x exactly, for lazy s, x and n < 2^32 − 2: s + n·x0 + n·x1·2^32 (x = x1·2^32 + x0), the
 // 32 × 32-bit products' halves added with carries. hi ≤ n.

@@ -481,10 +481,9 @@ fn fri_proof<C: aurum_merkle::MerkleConfig>(pcs: &FriPcs<C>) -> Result<Vec<u8>, 
     Ok(bytes)
 }
 
-/// `FriPcs` with the GPU computing its LDEs and input tree proves byte for byte as on the CPU.
-fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
-    let gpu = Gpu::shared()?;
-    let params = FriParameters {
+/// The FRI parameters of the proofs compared.
+fn fri_params() -> FriParameters {
+    FriParameters {
         log_blowup: 1,
         log_final_poly_len: 1,
         max_log_arity: 3,
@@ -492,7 +491,13 @@ fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
         batch_proof_of_work_bits: 4,
         commit_proof_of_work_bits: 4,
         query_proof_of_work_bits: 6,
-    };
+    }
+}
+
+/// `FriPcs` with the GPU computing its LDEs and input tree proves byte for byte as on the CPU.
+fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
+    let gpu = Gpu::shared()?;
+    let params = fri_params();
     for preset in [Preset::Poseidon2W8, Preset::Plonky2, Preset::Poseidon2W16] {
         with_preset!(preset, |config| {
             let cpu = FriPcs::new(config.clone(), params)?.with_cap_height(2);
@@ -547,15 +552,7 @@ fn own_constants_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
             return Err(format!("own constants: layer {j} differs").into());
         }
     }
-    let params = FriParameters {
-        log_blowup: 1,
-        log_final_poly_len: 1,
-        max_log_arity: 3,
-        num_queries: 12,
-        batch_proof_of_work_bits: 4,
-        commit_proof_of_work_bits: 4,
-        query_proof_of_work_bits: 6,
-    };
+    let params = fri_params();
     let engine = Arc::new(
         GpuCommitEngine::for_job_with(DeviceChoice::Cuda, 0, &constants)?
             .expect("cuda gives an engine or an error"),

@@ -1,25 +1,38 @@
 #!/usr/bin/env bash
 # Machine instructions per permutation of the GPU's permutation kernels (Poseidon2 at widths 8,
-# 12 and 16, plonky2's Poseidon), without a GPU: the
-# kernels compiled to PTX by NVRTC (as the library does at run time), assembled for one
-# architecture by ptxas and disassembled by cuobjdump (all three from NVIDIA's PyPI wheels,
-# unpacked into target/), then each kernel's round loops weighted by their trip counts (4 full,
-# 22 partial, 4 full rounds).
+# 12 and 16, plonky2's Poseidon), without a GPU: the kernels compiled to PTX by NVRTC (as the
+# library does at run time), assembled for compute 9.0 (Hopper) by ptxas and disassembled by
+# cuobjdump (all three from NVIDIA's PyPI wheels, unpacked into target/), then each kernel's
+# round loops weighted by their trip counts (4 full, 22 partial, 4 full rounds).
 #
 # The counts are split by the pipe that issues them. On Hopper (compute 9.0) an SM issues one
 # warp instruction per clock on each of its four schedulers, and the integer work goes to two
 # pipes of 16 lanes each per scheduler: the ALU pipe (IADD3, ISETP, SEL, LOP3, SHF, …) and the
 # FMA pipe (IMAD and its forms); so a permutation needs at least max(ALU, IMAD, all/2) / 64
-# clocks of an SM, which with the SM count and clock gives the ceiling printed.
+# clocks of an SM, which with an H200's 132 SMs at 1.98 GHz gives the ceiling printed.
 #
-# Usage: scripts/cuda-sass.sh [ARCH [SMS GHZ]]   (default 90, an H200: 132 SMs at 1.98 GHz)
+# Usage: scripts/cuda-sass.sh [--check] [--ptx FILE]
+#   --check     CI: fail unless every count listed in scripts/cuda-sass-bands.txt is inside
+#               its band (the counts are deterministic for the pinned ptxas)
+#   --ptx FILE  the kernels' PTX for compute 9.0 as scripts/cuda-compile.sh leaves it
+#               (target/cuda-ptx/compute_90.ptx), instead of compiling it here
 # Needs: python3 with pip and PyPI (scripts/cuda-wheel.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-arch=${1:-90}
-sms=${2:-132}
-ghz=${3:-1.98}
+check=0
+ptx=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --check) check=1 ;;
+    --ptx) ptx=$2; shift ;;
+    *) echo "cuda-sass: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+arch=90
+sms=132
+ghz=1.98
 version=13.5.37
 nvrtc=target/nvrtc-$version
 tools=target/cuda-tools-$version
@@ -34,13 +47,17 @@ if [ ! -x "$bin/cuobjdump" ] || [ ! -x "$bin/nvdisasm" ]; then
 fi
 work=target/cuda-sass
 mkdir -p "$work"
-LD_LIBRARY_PATH="$PWD/$nvrtc/nvidia/cu13/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-  cargo run --quiet --release -p aurum-cuda --example ptx -- "$arch" > "$work/kernels.ptx"
-"$bin/ptxas" -arch="sm_$arch" -O3 "$work/kernels.ptx" -o "$work/kernels.cubin"
+if [ -z "$ptx" ]; then
+  ptx=$work/kernels.ptx
+  LD_LIBRARY_PATH="$PWD/$nvrtc/nvidia/cu13/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    cargo run --quiet --release -p aurum-cuda --example ptx -- "$arch" > "$ptx"
+fi
+"$bin/ptxas" -arch="sm_$arch" -O3 "$ptx" -o "$work/kernels.cubin"
 NVDISASM_PATH="$bin" "$bin/cuobjdump" -sass "$work/kernels.cubin" > "$work/kernels.sass"
-python3 - "$work/kernels.sass" "$arch" "$sms" "$ghz" <<'PY'
+python3 - "$work/kernels.sass" "$arch" "$sms" "$ghz" "$check" scripts/cuda-sass-bands.txt <<'PY'
 import re, sys
 path, arch, sms, ghz = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+check, bands_path = sys.argv[5] == "1", sys.argv[6]
 text = open(path).read()
 
 def instructions(kernel):
@@ -66,6 +83,7 @@ print(f"Machine instructions per permutation, compute {arch} (ptxas of CUDA 13.5
 print(f"ceiling they set on {sms} SMs at {ghz} GHz (64 ALU and 64 IMAD lanes, 128 issue slots")
 print("per SM and clock):")
 print(f"{'kernel':24} {'ALU':>7} {'IMAD':>7} {'other':>6} {'all':>7} {'G perm/s':>9}")
+counted = {}
 for kernel in ("poseidon2_w8_permute", "poseidon2_w12_permute", "poseidon2_w16_permute",
                "poseidon_permute_states"):
     ins = instructions(kernel)
@@ -87,7 +105,29 @@ for kernel in ("poseidon2_w8_permute", "poseidon2_w12_permute", "poseidon2_w16_p
         weight = next((n for (s, e), n in zip(inner, (4, 22, 4)) if s <= addr <= e), 1)
         counts[pipe(op)] += weight
     total = sum(counts.values())
+    counted[kernel] = dict(counts, all=total)
     clocks = max(counts["alu"] / 64, counts["imad"] / 64, total / 128)
     rate = sms * ghz / clocks
     print(f"{kernel:24} {counts['alu']:>7} {counts['imad']:>7} {counts['other']:>6} {total:>7} {rate:>9.2f}")
+
+if check:
+    failed = checked = 0
+    for line in open(bands_path):
+        fields = line.split("#", 1)[0].split()
+        if not fields:
+            continue
+        kernel, pipe, expected, tolerance = fields[0], fields[1], float(fields[2]), float(fields[3])
+        if kernel not in counted or pipe not in counted[kernel]:
+            sys.exit(f"cuda-sass: {bands_path} names {kernel} {pipe}, which is not counted")
+        got = counted[kernel][pipe]
+        low, high = expected * (1 - tolerance / 100), expected * (1 + tolerance / 100)
+        ok = low <= got <= high
+        checked += 1
+        failed += not ok
+        print(f"cuda-sass: {'ok  ' if ok else 'FAIL'} {kernel} {pipe}: {got} (band {low:.0f} .. {high:.0f})")
+    if checked == 0:
+        sys.exit(f"cuda-sass: {bands_path} lists no bands")
+    if failed:
+        sys.exit(f"cuda-sass: {failed} of {checked} counts outside their bands")
+    print(f"cuda-sass: all {checked} counts inside their bands")
 PY

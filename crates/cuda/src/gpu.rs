@@ -3,12 +3,11 @@
 
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use crate::kernels::Poseidon2Constants;
-
 use crate::backend;
 use crate::device::{AUTO_MIN_ELEMENTS, DeviceChoice};
 use crate::error::CudaError;
 use crate::info::DeviceInfo;
+use crate::kernels::Poseidon2Constants;
 
 /// A CUDA device with Aurum's kernels compiled and loaded: device 0 of the machine.
 pub struct Gpu {
@@ -82,6 +81,7 @@ impl Gpu {
     pub fn shared_with(constants: &Poseidon2Constants) -> Result<&'static Gpu, CudaError> {
         type Opened = Vec<(Poseidon2Constants, &'static Result<Gpu, CudaError>)>;
         static OTHERS: Mutex<Opened> = Mutex::new(Vec::new());
+        let constants = &constants.without_fixed();
         if *constants == Poseidon2Constants::default() {
             return Self::shared();
         }

@@ -71,6 +71,25 @@ pub struct Poseidon2Constants {
 }
 
 impl Poseidon2Constants {
+    /// The same constants with every width given Plonky3's fixed ones said as `None`: equal
+    /// sets compare equal however they were written.
+    #[must_use]
+    pub fn without_fixed(&self) -> Self {
+        fn own<const W: usize>(c: &Option<RoundConstants<W>>) -> Option<RoundConstants<W>>
+        where
+            Plonky3Layers: LinearLayers<W>,
+        {
+            c.as_ref()
+                .filter(|c| **c != *Poseidon2Goldilocks::<W>::new().constants())
+                .cloned()
+        }
+        Self {
+            w8: own(&self.w8),
+            w12: own(&self.w12),
+            w16: own(&self.w16),
+        }
+    }
+
     /// The width-`W` permutation these constants make (the CPU's, for comparisons).
     #[must_use]
     pub fn permutation<const W: usize>(&self) -> Poseidon2Goldilocks<W>
@@ -269,6 +288,31 @@ mod tests {
         ] {
             assert!(!code.contains("gl_mul"), "{code}");
         }
+    }
+
+    #[test]
+    fn fixed_constants_written_out_are_the_default() {
+        let fixed = Poseidon2Goldilocks::<8>::new().constants().clone();
+        let written = Poseidon2Constants {
+            w8: Some(fixed.clone()),
+            ..Poseidon2Constants::default()
+        };
+        assert_eq!(written.without_fixed(), Poseidon2Constants::default());
+        let mut other = fixed;
+        other.internal[21] += Goldilocks::ONE;
+        let own = Poseidon2Constants {
+            w8: Some(other),
+            ..Poseidon2Constants::default()
+        };
+        assert_eq!(own.without_fixed(), own);
+        assert_ne!(
+            own.permutation::<8>().constants(),
+            Poseidon2Goldilocks::<8>::new().constants()
+        );
+        assert_eq!(
+            own.permutation::<12>().constants(),
+            Poseidon2Goldilocks::<12>::new().constants()
+        );
     }
 
     #[test]

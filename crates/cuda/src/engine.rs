@@ -8,11 +8,10 @@ use std::time::Instant;
 
 use aurum_fri::{CommitEngine, EngineCommit, EngineMatrix};
 use aurum_goldilocks::Goldilocks;
-use aurum_merkle::config::{Config, Poseidon2Config};
+use aurum_merkle::config::{Poseidon2Config, poseidon2_config_with};
 use aurum_merkle::{Answers, Preset};
 use aurum_ntt::{Domain, Order};
 use aurum_poseidon2::{LinearLayers, Plonky3Layers};
-use aurum_symmetric::{PaddingFreeSponge, TruncatedPermutation};
 
 use crate::device::{AUTO_MIN_ELEMENTS, DeviceChoice};
 use crate::error::{CommitError, CudaError};
@@ -141,12 +140,8 @@ fn poseidon2_answers<const W: usize, const RATE: usize>(constants: &Poseidon2Con
 where
     Plonky3Layers: LinearLayers<W>,
 {
-    let perm = constants.permutation::<W>();
-    let config: Poseidon2Config<W, RATE> = Config::new(
-        "poseidon2",
-        PaddingFreeSponge::new(perm.clone()),
-        TruncatedPermutation::new(perm),
-    );
+    let config: Poseidon2Config<W, RATE> =
+        poseidon2_config_with("poseidon2", constants.permutation::<W>());
     Answers::of(&config)
 }
 

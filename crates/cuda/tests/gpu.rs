@@ -518,15 +518,8 @@ fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
 /// Width-8 round constants drawn from a seeded generator, as a Plonky3 prover that draws its
 /// own has.
 fn own_w8() -> Poseidon2Constants {
-    let values = seeded(2 * 4 * 8 + 22, 808);
-    let mut next = values.into_iter();
-    let mut take = || next.next().expect("enough values");
     Poseidon2Constants {
-        w8: Some(RoundConstants {
-            initial: core::array::from_fn(|_| core::array::from_fn(|_| take())),
-            internal: core::array::from_fn(|_| take()),
-            terminal: core::array::from_fn(|_| core::array::from_fn(|_| take())),
-        }),
+        w8: Some(RoundConstants::in_round_order(&seeded(2 * 4 * 8 + 22, 808))),
         ..Poseidon2Constants::default()
     }
 }
@@ -537,12 +530,8 @@ fn own_w8() -> Poseidon2Constants {
 fn own_constants_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
     let constants = own_w8();
     let gpu = Gpu::shared_with(&constants)?;
-    let perm = constants.permutation::<8>();
-    let config: aurum_merkle::config::Poseidon2Config<8, 4> = aurum_merkle::config::Config::new(
-        "own",
-        aurum_symmetric::PaddingFreeSponge::new(perm.clone()),
-        aurum_symmetric::TruncatedPermutation::new(perm),
-    );
+    let config: aurum_merkle::config::Poseidon2Config<8, 4> =
+        aurum_merkle::config::poseidon2_config_with("own", constants.permutation::<8>());
     let values = seeded(1000 * 24, 5);
     let matrix = Matrix::new(&values, 24).expect("whole rows");
     let on_gpu = commit(gpu, Preset::Poseidon2W8, &[matrix])?;

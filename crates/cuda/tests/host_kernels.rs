@@ -40,14 +40,7 @@ fn own_driver() -> &'static Result<PathBuf, String> {
 /// that draws its own has.
 fn own_constants() -> Poseidon2Constants {
     fn draw<const W: usize>(seed: u64) -> RoundConstants<W> {
-        let values = seeded(2 * 4 * W + 22, seed);
-        let mut next = values.into_iter();
-        let mut take = || next.next().expect("enough values");
-        RoundConstants {
-            initial: core::array::from_fn(|_| core::array::from_fn(|_| take())),
-            internal: core::array::from_fn(|_| take()),
-            terminal: core::array::from_fn(|_| core::array::from_fn(|_| take())),
-        }
+        RoundConstants::in_round_order(&seeded(2 * 4 * W + 22, seed))
     }
     Poseidon2Constants {
         w8: Some(draw(8)),
@@ -57,45 +50,43 @@ fn own_constants() -> Poseidon2Constants {
 }
 
 fn build_driver(name: &str, constants: &Poseidon2Constants) -> Result<PathBuf, String> {
+    let dir = std::env::temp_dir().join(format!(
+        "aurum-cuda-host-check-{}-{name}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("temporary folder: {e}"))?;
+    let source = dir.join("host_check.cpp");
+    let mut text = aurum_cuda::kernels::host_source_with(constants);
+    text.push_str(include_str!("../kernels/host_main.cpp"));
+    std::fs::write(&source, text).map_err(|e| format!("writing the source: {e}"))?;
+    let binary = dir.join("host_check");
+    let output = match Command::new("c++")
+        .args([
+            "-O1",
+            "-std=c++17",
+            "-Wall",
+            "-Werror",
+            "-Wno-unknown-pragmas",
+            "-o",
+        ])
+        .arg(&binary)
+        .arg(&source)
+        .output()
     {
-        let dir = std::env::temp_dir().join(format!(
-            "aurum-cuda-host-check-{}-{name}",
-            std::process::id()
-        ));
-        std::fs::create_dir_all(&dir).map_err(|e| format!("temporary folder: {e}"))?;
-        let source = dir.join("host_check.cpp");
-        let mut text = aurum_cuda::kernels::host_source_with(constants);
-        text.push_str(include_str!("../kernels/host_main.cpp"));
-        std::fs::write(&source, text).map_err(|e| format!("writing the source: {e}"))?;
-        let binary = dir.join("host_check");
-        let output = match Command::new("c++")
-            .args([
-                "-O1",
-                "-std=c++17",
-                "-Wall",
-                "-Werror",
-                "-Wno-unknown-pragmas",
-                "-o",
-            ])
-            .arg(&binary)
-            .arg(&source)
-            .output()
-        {
-            Ok(output) => output,
-            Err(e) => return Err(format!("no host C++ compiler (`c++`: {e})")),
-        };
-        if !output.status.success() {
-            // A compiler that runs but rejects the kernels is a failure, not a reason to skip.
-            panic!(
-                "the kernels do not compile for the host:\n{}",
-                String::from_utf8_lossy(&output.stderr)
-                    .chars()
-                    .take(4000)
-                    .collect::<String>()
-            );
-        }
-        Ok(binary)
+        Ok(output) => output,
+        Err(e) => return Err(format!("no host C++ compiler (`c++`: {e})")),
+    };
+    if !output.status.success() {
+        // A compiler that runs but rejects the kernels is a failure, not a reason to skip.
+        panic!(
+            "the kernels do not compile for the host:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+                .chars()
+                .take(4000)
+                .collect::<String>()
+        );
     }
+    Ok(binary)
 }
 
 /// Sends `request` to the driver and parses its hexadecimal answer.
@@ -197,7 +188,7 @@ fn check_permutation_on<const W: usize>(
 const P: u128 = 0xFFFF_FFFF_0000_0001;
 
 /// 64-bit values for the field check: the danger values, the top of the 64-bit range, values
-/// around 2^32 multiples, and a seeded spread of raw 64-bit words.
+/// around 2^32 multiples, and a seeded spread of raw 64-bit words ([`seeded`]'s, unreduced).
 fn field_inputs() -> Vec<u64> {
     let mut out: Vec<u64> = DANGER.to_vec();
     out.extend([
@@ -209,15 +200,7 @@ fn field_inputs() -> Vec<u64> {
         0x0000_0001_FFFF_FFFF,
         0xFFFF_FFFF_FFFF_0000,
     ]);
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    out.extend((0..24).map(|_| {
-        // splitmix64
-        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = x;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }));
+    out.extend_from_slice(aurum_goldilocks::raw::words(&seeded(24, 0x5eed)));
     out
 }
 

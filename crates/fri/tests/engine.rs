@@ -44,11 +44,9 @@ type OwnW8 = config::Poseidon2Config<8, 4>;
 fn own_w8() -> OwnW8 {
     let mut constants = Poseidon2Goldilocks::<8>::new().constants().clone();
     constants.initial[0][0] += Goldilocks::ONE;
-    let perm = Poseidon2Goldilocks::<8>::with_constants(constants);
-    config::Config::new(
+    config::poseidon2_config_with(
         "poseidon2-w8",
-        aurum_symmetric::PaddingFreeSponge::new(perm.clone()),
-        aurum_symmetric::TruncatedPermutation::new(perm),
+        Poseidon2Goldilocks::with_constants(constants),
     )
 }
 

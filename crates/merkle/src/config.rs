@@ -79,7 +79,18 @@ fn poseidon2_config<const W: usize, const RATE: usize>(
 where
     Plonky3Layers: LinearLayers<W>,
 {
-    let perm = Poseidon2Goldilocks::<W>::new();
+    poseidon2_config_with(name, Poseidon2Goldilocks::<W>::new())
+}
+
+/// Plonky3's Poseidon2 tree at width `W` over `perm` — the preset's shape with other round
+/// constants (a prover's own), named `name`.
+pub fn poseidon2_config_with<const W: usize, const RATE: usize>(
+    name: &'static str,
+    perm: Poseidon2Goldilocks<W>,
+) -> Poseidon2Config<W, RATE>
+where
+    Plonky3Layers: LinearLayers<W>,
+{
     Config::new(
         name,
         PaddingFreeSponge::new(perm.clone()),

@@ -38,9 +38,18 @@ impl<const W: usize> RoundConstants<W> {
     /// permutation (or a Merkle configuration holding several) costs no LFSR run.
     #[must_use]
     pub fn generate() -> Self {
-        let drawn = grain_constants(W);
-        // Drawn in round order, only as many as each round uses.
-        let mut next = drawn.iter().copied();
+        Self::in_round_order(&grain_constants(W))
+    }
+
+    /// The constants from `values` in round order: the 4 initial external rounds' `W` each,
+    /// the 22 internal ones, the 4 terminal external rounds' — `2·4·W + 22` values, any more
+    /// left unused.
+    ///
+    /// # Panics
+    /// Panics if `values` holds fewer.
+    #[must_use]
+    pub fn in_round_order(values: &[Goldilocks]) -> Self {
+        let mut next = values.iter().copied();
         let mut draw = || next.next().expect("as many constants as the rounds use");
         let initial = core::array::from_fn(|_| core::array::from_fn(|_| draw()));
         let internal = core::array::from_fn(|_| draw());

@@ -2,7 +2,8 @@
 # The GPU checks, on a machine with an NVIDIA GPU: the GPU tests (aurum-cuda's tests/gpu.rs:
 # permutations, leaf layers and whole trees of every preset and many shapes equal the CPU's,
 # kernels compile for every architecture), the CLI on the GPU (`aurum info`, `aurum commit`
-# with AURUM_DEVICE=cuda against AURUM_DEVICE=cpu, every preset), and the GPU benchmark
+# with AURUM_DEVICE=cuda against AURUM_DEVICE=cpu, every preset; `aurum fri`'s proof with its
+# trees on the GPU against the CPU's), and the GPU benchmark
 # (crates/cuda/examples/gpu_bench.rs), then Plonky3's Keccak STARK with aurum-p3's FriPcs
 # committing on the GPU (crates/p3/examples/keccak_prove.rs, over drawn Poseidon2 constants —
 # the kernels compiled with them — and over Plonky3's fixed ones: its proofs byte-identical to
@@ -95,6 +96,26 @@ run_bundle() {
     echo "a file streamed to the GPU: root DIFFERS from the CPU's"; status=1
   fi
   rm -f "$file"
+  # `aurum fri` with its input tree and every commit-phase tree on the GPU: the proof file
+  # (root, cap, opened values, proof; no timings) equals the CPU's byte for byte.
+  local proofs="${TMPDIR:-/tmp}/aurum-gpu-check-fri"
+  for preset in poseidon2-w8 poseidon2-w16; do
+    gpu=$(AURUM_DEVICE=cuda "$bundle/aurum" fri --rows 1048576 --cols 8 --preset "$preset" \
+      --out "$proofs-gpu.json") || { status=1; continue; }
+    cpu=$(AURUM_DEVICE=cpu "$bundle/aurum" fri --rows 1048576 --cols 8 --preset "$preset" \
+      --out "$proofs-cpu.json") || { status=1; continue; }
+    echo "$gpu" | grep -E '^(device|Merkle tree|commit phase|total):' | tr -s ' ' | tr '\n' ' '
+    echo "$cpu" | grep -E '^(Merkle tree|commit phase|total):' | tr -s ' ' | tr '\n' ' ' |
+      sed 's/^/cpu /'
+    echo
+    if cmp -s "$proofs-gpu.json" "$proofs-cpu.json" && echo "$gpu" | grep -q 'commit-phase trees'
+    then
+      echo "$preset: aurum fri's proof with its trees on the GPU equals the CPU's"
+    else
+      echo "$preset: aurum fri on the GPU DIFFERS from the CPU (or ran no tree there)"; status=1
+    fi
+  done
+  rm -f "$proofs-gpu.json" "$proofs-cpu.json"
   echo "== GPU benchmark"
   "$bundle/gpu-bench" "$@" || status=1
   echo "== aurum bench with the GPU (quick)"

@@ -1,7 +1,8 @@
 //! `aurum-fri`'s commit engine on the GPU: a `FriPcs` with [`GpuCommitEngine`] computes its
 //! input LDEs and their Merkle tree on the device (the LDEs stay there for the tree; they and
-//! the tree's upper layers come back for the openings), with the same values as the CPU, so
-//! the proofs are the same.
+//! the tree's upper layers come back for the openings), and its other trees — over LDEs
+//! computed elsewhere (`FriPcs::commit_ldes`) and over each codeword the FRI commit phase
+//! folds — from host memory, with the same values as the CPU, so the proofs are the same.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -9,27 +10,30 @@ use std::time::Instant;
 use aurum_fri::{CommitEngine, EngineCommit, EngineMatrix};
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::config::{Poseidon2Config, poseidon2_config_with};
-use aurum_merkle::{Answers, Preset};
+use aurum_merkle::{Answers, Matrix, Preset, TreeDigests};
 use aurum_ntt::{Domain, Order};
 use aurum_poseidon2::{LinearLayers, Plonky3Layers};
 
-use crate::device::{AUTO_MIN_ELEMENTS, DeviceChoice};
+use crate::device::{AUTO_MIN_ELEMENTS, DeviceChoice, OPEN_TREE_MIN_ELEMENTS};
 use crate::error::{CommitError, CudaError};
 use crate::gpu::Gpu;
 use crate::kernels::Poseidon2Constants;
 use crate::lde::{LdeError, coset_lde_on_device};
 use crate::matrix::GpuMatrix;
-use crate::merkle::commit_matrices;
+use crate::merkle::{commit_matrices, commit_on_device};
 
 /// The GPU as a `FriPcs` commit engine (`FriPcs::with_engine`).
 #[derive(Debug)]
 pub struct GpuCommitEngine {
     gpu: &'static Gpu,
-    /// Whether every job must run here (`cuda`): else a job below [`AUTO_MIN_ELEMENTS`]
-    /// input elements, or one larger than the device's free memory, is left to the CPU.
+    /// Whether every job must run here (`cuda`): else a commitment below
+    /// [`AUTO_MIN_ELEMENTS`] input elements, a tree below [`OPEN_TREE_MIN_ELEMENTS`], or a
+    /// job larger than the device's free memory is left to the CPU.
     required: bool,
     /// Commitments computed here so far.
     jobs: AtomicUsize,
+    /// Other trees computed here so far.
+    trees: AtomicUsize,
 }
 
 impl GpuCommitEngine {
@@ -40,6 +44,7 @@ impl GpuCommitEngine {
             gpu,
             required: true,
             jobs: AtomicUsize::new(0),
+            trees: AtomicUsize::new(0),
         }
     }
 
@@ -66,14 +71,22 @@ impl GpuCommitEngine {
                 gpu,
                 required: choice == DeviceChoice::Cuda,
                 jobs: AtomicUsize::new(0),
+                trees: AtomicUsize::new(0),
             }),
         )
     }
 
-    /// Commitments this engine has computed (the rest went to the CPU).
+    /// Input commitments (LDEs and tree) this engine has computed (the rest went to the CPU).
     #[must_use]
     pub fn jobs(&self) -> usize {
         self.jobs.load(Ordering::Relaxed)
+    }
+
+    /// Other trees this engine has computed: over LDEs computed elsewhere and over the FRI
+    /// commit phase's codewords (the rest went to the CPU).
+    #[must_use]
+    pub fn trees(&self) -> usize {
+        self.trees.load(Ordering::Relaxed)
     }
 
     /// The device.
@@ -177,6 +190,28 @@ impl CommitEngine for GpuCommitEngine {
             Ok(done) => {
                 self.jobs.fetch_add(1, Ordering::Relaxed);
                 Ok(Some(done))
+            }
+            Err(CommitError::Cuda(CudaError::OutOfMemory { .. })) if !self.required => Ok(None),
+            Err(e) => Err(format!("GPU: {e}")),
+        }
+    }
+
+    /// The tree over `matrices` from host memory ([`commit_on_device`]), its layers from
+    /// `dropped` up copied back.
+    fn tree(
+        &self,
+        preset: Preset,
+        matrices: &[Matrix<'_>],
+        dropped: usize,
+    ) -> Result<Option<TreeDigests>, String> {
+        let elements: usize = matrices.iter().map(|m| m.values().len()).sum();
+        if !self.required && elements < OPEN_TREE_MIN_ELEMENTS {
+            return Ok(None);
+        }
+        match commit_on_device(self.gpu, preset, matrices).and_then(|t| t.digests_above(dropped)) {
+            Ok(digests) => {
+                self.trees.fetch_add(1, Ordering::Relaxed);
+                Ok(Some(digests))
             }
             Err(CommitError::Cuda(CudaError::OutOfMemory { .. })) if !self.required => Ok(None),
             Err(e) => Err(format!("GPU: {e}")),

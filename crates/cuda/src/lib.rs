@@ -12,7 +12,10 @@ mod matrix;
 mod merkle;
 mod permute;
 
-pub use device::{AUTO_MIN_ELEMENTS, DEVICE_ENV, DeviceChoice, UnknownDevice, selected_device};
+pub use device::{
+    AUTO_MIN_ELEMENTS, DEVICE_ENV, DeviceChoice, OPEN_TREE_MIN_ELEMENTS, UnknownDevice,
+    selected_device,
+};
 pub use engine::GpuCommitEngine;
 pub use error::{CommitError, CudaError};
 pub use gpu::{Gpu, compile_kernels, gpu_for, gpu_for_with};

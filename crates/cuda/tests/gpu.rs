@@ -449,15 +449,24 @@ fn streaming_commits_match_the_cpu(gpu: &Gpu) -> Result<(), Failed> {
     }
 }
 
-/// A FRI proof of two matrices (different heights, one on a coset, cap height 2), encoded,
-/// with the commitment's cap appended.
+/// The two matrices the FRI proofs commit to: different heights, one on a coset.
+fn fri_inputs() -> Vec<Evaluations> {
+    vec![
+        Evaluations::new(seeded(13 << 12, 21), 13),
+        Evaluations::on_coset(seeded(3 << 10, 22), 3, Goldilocks::from_u64(5)),
+    ]
+}
+
+/// A FRI proof of [`fri_inputs`] (cap height 2), encoded, with the commitment's cap appended.
 fn fri_proof<C: aurum_merkle::MerkleConfig>(pcs: &FriPcs<C>) -> Result<Vec<u8>, Failed> {
-    let a = seeded(13 << 12, 21);
-    let b = seeded(3 << 10, 22);
-    let (commitment, data) = pcs.commit(vec![
-        Evaluations::new(a, 13),
-        Evaluations::on_coset(b, 3, Goldilocks::from_u64(5)),
-    ])?;
+    Ok(fri_proof_and_rounds(pcs)?.0)
+}
+
+/// [`fri_proof`] and the number of codewords its commit phase committed.
+fn fri_proof_and_rounds<C: aurum_merkle::MerkleConfig>(
+    pcs: &FriPcs<C>,
+) -> Result<(Vec<u8>, usize), Failed> {
+    let (commitment, data) = pcs.commit(fri_inputs())?;
     let mut challenger = DuplexChallenger::<_, 8, 4>::new(Poseidon2Goldilocks::<8>::new());
     challenger.observe_slice(&commitment.cap.concat());
     let points: Vec<Vec<_>> = (0..2)
@@ -478,7 +487,7 @@ fn fri_proof<C: aurum_merkle::MerkleConfig>(pcs: &FriPcs<C>) -> Result<Vec<u8>, 
                 .flat_map(|x| x.as_canonical_u64().to_le_bytes()),
         );
     }
-    Ok(bytes)
+    Ok((bytes, proof.commit_phase_commits.len()))
 }
 
 /// The FRI parameters of the proofs compared.
@@ -494,7 +503,8 @@ fn fri_params() -> FriParameters {
     }
 }
 
-/// `FriPcs` with the GPU computing its LDEs and input tree proves byte for byte as on the CPU.
+/// `FriPcs` with the GPU computing its LDEs, input tree and commit-phase trees proves byte for
+/// byte as on the CPU; its trees over LDEs computed elsewhere (`commit_ldes`) are the CPU's.
 fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
     let gpu = Gpu::shared()?;
     let params = fri_params();
@@ -503,11 +513,23 @@ fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
             let cpu = FriPcs::new(config.clone(), params)?.with_cap_height(2);
             let engine = Arc::new(GpuCommitEngine::new(gpu));
             let on_gpu = cpu.clone().with_engine(engine.clone());
-            if fri_proof(&on_gpu)? != fri_proof(&cpu)? {
+            let (proof, rounds) = fri_proof_and_rounds(&on_gpu)?;
+            if proof != fri_proof(&cpu)? {
                 return Err(format!("{preset}: the proofs differ").into());
             }
-            if engine.jobs() != 1 {
-                return Err(format!("{preset}: the GPU ran {} commitments", engine.jobs()).into());
+            if engine.jobs() != 1 || engine.trees() != rounds {
+                return Err(format!(
+                    "{preset}: the GPU ran {} commitments and {} of {rounds} commit-phase trees",
+                    engine.jobs(),
+                    engine.trees()
+                )
+                .into());
+            }
+            let ldes = cpu.low_degree_extend(fri_inputs())?;
+            let (expected, _) = cpu.commit_ldes(ldes.clone())?;
+            let (committed, _) = on_gpu.commit_ldes(ldes)?;
+            if committed != expected || engine.trees() != rounds + 1 {
+                return Err(format!("{preset}: commit_ldes differs or ran on the CPU").into());
             }
             Ok::<(), Failed>(())
         })?;

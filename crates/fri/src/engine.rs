@@ -1,15 +1,18 @@
-//! Another place to compute [`FriPcs::commit`](crate::FriPcs::commit)'s work: the LDEs of the
-//! input matrices and the Merkle tree over them, most of a prover's time. A GPU is one
-//! (`aurum_cuda::GpuCommitEngine`); this crate does not depend on any. The scheme checks the
-//! requests before and the shapes of what comes back after, and takes the tree's commitment
-//! from the returned layers, so a proof made with an engine is the proof made without one
-//! exactly when the engine computes the same LDEs and digests.
+//! Another place to compute a [`FriPcs`](crate::FriPcs)'s Merkle trees: the input
+//! commitments of [`FriPcs::commit`](crate::FriPcs::commit) — the LDEs of the input matrices
+//! and the tree over them, most of a prover's time — and the other trees it builds: over LDEs
+//! computed elsewhere ([`FriPcs::commit_ldes`](crate::FriPcs::commit_ldes)) and over each
+//! codeword the FRI commit phase folds. A GPU is one (`aurum_cuda::GpuCommitEngine`); this
+//! crate does not depend on any. The scheme checks the requests before and the shapes of what
+//! comes back after, and takes each tree's commitment from the returned layers, so a proof made
+//! with an engine is the proof made without one exactly when the engine computes the same LDEs
+//! and digests.
 
 use core::fmt;
 use std::time::Duration;
 
 use aurum_goldilocks::Goldilocks;
-use aurum_merkle::{Answers, Preset, TreeDigests};
+use aurum_merkle::{Answers, Dimensions, Matrix, Preset, TreeDigests};
 
 /// One input matrix: each column holds a polynomial's evaluations on a coset of the subgroup
 /// of order `height` (natural order, rows of `width`).
@@ -61,4 +64,50 @@ pub trait CommitEngine: Send + Sync + fmt::Debug {
         log_blowup: usize,
         dropped: usize,
     ) -> Result<Option<EngineCommit>, String>;
+
+    /// The `preset` tree over `matrices` (in this order; heights powers of two, as the CPU's
+    /// `MerkleTree` takes them), layers from `dropped` up — what
+    /// `MerkleTree::with_dropped_layers(config, matrices, dropped)` stores — or `Ok(None)` to
+    /// leave it to the CPU (the default: an engine that only computes input commitments). The
+    /// scheme asks for the trees over LDEs handed to
+    /// [`FriPcs::commit_ldes`](crate::FriPcs::commit_ldes) and for the FRI commit phase's tree
+    /// over each folded codeword. An error is that operation's error
+    /// ([`CommitError::Engine`](crate::CommitError::Engine),
+    /// [`OpenError::Engine`](crate::OpenError::Engine)): the CPU is not tried instead.
+    fn tree(
+        &self,
+        preset: Preset,
+        matrices: &[Matrix<'_>],
+        dropped: usize,
+    ) -> Result<Option<TreeDigests>, String> {
+        let _ = (preset, matrices, dropped);
+        Ok(None)
+    }
+}
+
+/// Whether `digests` are the layers from `dropped` up of a tree over matrices of `dims`.
+pub(crate) fn layers_match(digests: &TreeDigests, dims: &[Dimensions], dropped: usize) -> bool {
+    digests.shape().dims() == dims
+        && digests.layer(dropped).is_some()
+        && (dropped == 0 || digests.layer(dropped - 1).is_none())
+}
+
+/// `engine`'s [`CommitEngine::tree`] over `matrices`, its shape checked: `Ok(None)` where the
+/// engine leaves the tree to the CPU, the engine's message where it failed or returned layers
+/// of another shape.
+pub(crate) fn engine_tree(
+    engine: &dyn CommitEngine,
+    preset: Preset,
+    matrices: &[Matrix<'_>],
+    dropped: usize,
+) -> Result<Option<TreeDigests>, String> {
+    let Some(digests) = engine.tree(preset, matrices, dropped)? else {
+        return Ok(None);
+    };
+    let dims: Vec<Dimensions> = matrices.iter().map(Matrix::dimensions).collect();
+    if layers_match(&digests, &dims, dropped) {
+        Ok(Some(digests))
+    } else {
+        Err("the engine returned digest layers of other shapes than asked for".into())
+    }
 }

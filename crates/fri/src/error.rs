@@ -302,6 +302,9 @@ pub enum OpenError {
         /// The bytes asked for.
         bytes: usize,
     },
+    /// The commit engine ([`FriPcs::with_engine`](crate::FriPcs::with_engine)) failed on a
+    /// folded codeword's tree, or returned digest layers of another shape.
+    Engine(String),
 }
 
 impl fmt::Display for OpenError {
@@ -347,6 +350,7 @@ impl fmt::Display for OpenError {
             ),
             OpenError::Grind(e) => e.fmt(f),
             OpenError::OutOfMemory { what, bytes } => fmt_no_memory(f, what, *bytes),
+            OpenError::Engine(message) => write!(f, "commit engine: {message}"),
         }
     }
 }

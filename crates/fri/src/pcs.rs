@@ -15,7 +15,7 @@ use aurum_symmetric::Challenger;
 use tracing::{debug_span, info_span};
 
 use crate::domain::SHIFT;
-use crate::engine::{CommitEngine, EngineMatrix};
+use crate::engine::{CommitEngine, EngineMatrix, engine_tree, layers_match};
 use crate::error::{CommitError, OpenError, ParamsError, VerifyError, open_multi_error};
 use crate::instrument::{Shapes, Timings, timed};
 use crate::limits::MAX_LOG_DOMAIN;
@@ -279,9 +279,7 @@ impl<C: MerkleConfig> FriPcs<C> {
                 .iter()
                 .zip(&dims)
                 .all(|(lde, d)| lde.len() == d.width * d.height)
-            && done.digests.shape().dims() == dims.as_slice()
-            && done.digests.layer(dropped).is_some()
-            && (dropped == 0 || done.digests.layer(dropped - 1).is_none());
+            && layers_match(&done.digests, &dims, dropped);
         if !shapes_match {
             return Err(CommitError::Engine(
                 "the engine returned LDEs or digest layers of other shapes than asked for".into(),
@@ -422,10 +420,31 @@ impl<C: MerkleConfig> FriPcs<C> {
             .collect();
         let dims: Vec<Dimensions> = views.iter().map(Matrix::dimensions).collect();
         let (_, dropped) = self.tree_plan(&dims)?;
-        let tree = debug_span!("build merkle tree", dimensions = %Shapes(&dims))
-            .in_scope(|| MerkleTree::with_dropped_layers(&self.config, views, dropped))?;
-        let digests = tree.into_digests();
+        let digests = debug_span!("build merkle tree", dimensions = %Shapes(&dims)).in_scope(
+            || -> Result<TreeDigests, CommitError> {
+                if let Some(digests) = self
+                    .engine_tree(&views, dropped)
+                    .map_err(CommitError::Engine)?
+                {
+                    return Ok(digests);
+                }
+                Ok(MerkleTree::with_dropped_layers(&self.config, views, dropped)?.into_digests())
+            },
+        )?;
         Ok(self.prover_data(matrices, digests))
+    }
+
+    /// The commit engine's tree over `matrices` ([`CommitEngine::tree`], checked), or `None`
+    /// where there is no engine or it leaves the tree to the CPU.
+    fn engine_tree(
+        &self,
+        matrices: &[Matrix<'_>],
+        dropped: usize,
+    ) -> Result<Option<TreeDigests>, String> {
+        match &self.engine {
+            Some((engine, preset)) => engine_tree(engine.as_ref(), *preset, matrices, dropped),
+            None => Ok(None),
+        }
     }
 
     /// The cap height of the tree over LDEs of `dims` and the digest layers it drops, or why
@@ -565,6 +584,9 @@ impl<C: MerkleConfig> FriPcs<C> {
         let fri_prover = info_span!("FRI prover").entered();
         let low_degree = prover::prove(
             &self.config,
+            self.engine
+                .as_ref()
+                .map(|(engine, preset)| (engine.as_ref(), *preset)),
             &self.params,
             self.cap_height,
             inputs,

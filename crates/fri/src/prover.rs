@@ -3,13 +3,14 @@
 
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{
-    BuildError, Commitment, Matrix, MerkleConfig, MerkleTree, MultiOpening, TreeDigests,
+    BuildError, Commitment, Matrix, MerkleConfig, MerkleTree, MultiOpening, Preset, TreeDigests,
 };
 use aurum_ntt::{Ntt, Order};
 use aurum_symmetric::Challenger;
 use rayon::prelude::*;
 use tracing::{debug_span, info_span};
 
+use crate::engine::{CommitEngine, engine_tree};
 use crate::error::{OpenError, open_multi_error};
 use crate::fold::fold_codeword;
 use crate::instrument::{Shapes, Timings, timed};
@@ -51,13 +52,15 @@ fn codeword_matrix(codeword: &[Goldilocks2], log_arity: usize) -> Matrix<'_> {
 
 /// Runs the low-degree test on `inputs` (`(log_height, codeword)`, strictly decreasing
 /// heights, every height above the final one unless `log_final_poly_len = 0`), after `α`, up
-/// to the query indices.
+/// to the query indices. The tree over each folded codeword is `engine`'s where there is one
+/// and it takes the tree ([`CommitEngine::tree`]), else built here.
 ///
 /// Spans, named as Plonky3's `prove_fri` names the same work: `commit phase` (the folding
 /// rounds and the final polynomial), in it `build merkle tree` and `fold_matrix` per round
 /// and `idft final poly`.
 pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
     config: &C,
+    engine: Option<(&dyn CommitEngine, Preset)>,
     params: &FriParameters,
     cap_height: usize,
     inputs: Vec<(usize, Vec<Goldilocks2>)>,
@@ -83,16 +86,13 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
         let cap_height = effective_cap_height(cap_height, depth);
         let dropped = COMMIT_PHASE_DROPPED_LAYERS.min(depth - cap_height);
         let matrix = codeword_matrix(&folded, log_arity);
-        let tree = debug_span!("build merkle tree", dimensions = %Shapes(&[matrix.dimensions()]))
-            .in_scope(|| MerkleTree::with_dropped_layers(config, vec![matrix], dropped))
-            .map_err(|e| match e {
-                BuildError::OutOfMemory { what, bytes } => OpenError::OutOfMemory { what, bytes },
-                e => unreachable!("a codeword of 2^k ≤ 2^32 groups is a valid tree: {e}"),
-            })?;
-        let commitment = tree
+        let digests =
+            debug_span!("build merkle tree", dimensions = %Shapes(&[matrix.dimensions()]))
+                .in_scope(|| codeword_tree(config, engine, matrix, dropped))?;
+        let commitment = MerkleTree::from_digests(config, vec![matrix], &digests)
+            .expect("the digests of this codeword")
             .commitment(cap_height)
             .expect("one matrix: every cap height up to the depth commits to it");
-        let digests = tree.into_digests();
         for digest in &commitment.cap {
             challenger.observe_slice(digest);
         }
@@ -158,6 +158,28 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
         indices,
         rounds,
     })
+}
+
+/// The digest layers from `dropped` up of the tree over a codeword's `matrix`: `engine`'s where
+/// it takes the tree, else built here.
+fn codeword_tree<C: MerkleConfig>(
+    config: &C,
+    engine: Option<(&dyn CommitEngine, Preset)>,
+    matrix: Matrix<'_>,
+    dropped: usize,
+) -> Result<TreeDigests, OpenError> {
+    if let Some((engine, preset)) = engine
+        && let Some(digests) =
+            engine_tree(engine, preset, &[matrix], dropped).map_err(OpenError::Engine)?
+    {
+        return Ok(digests);
+    }
+    let tree =
+        MerkleTree::with_dropped_layers(config, vec![matrix], dropped).map_err(|e| match e {
+            BuildError::OutOfMemory { what, bytes } => OpenError::OutOfMemory { what, bytes },
+            e => unreachable!("a codeword of 2^k ≤ 2^32 groups is a valid tree: {e}"),
+        })?;
+    Ok(tree.into_digests())
 }
 
 /// Each round's openings: the queried groups (minus the queried value) and their digests.

@@ -1,10 +1,12 @@
-//! A commit engine ([`FriPcs::with_engine`]) changes where the input LDEs and tree are
+//! A commit engine ([`FriPcs::with_engine`]) changes where the input LDEs and trees are
 //! computed, not the proof: with an engine that computes them as the CPU does (here, on the
-//! CPU, through the engine's interface) the proof is byte for byte the one made without; an
-//! engine that declines leaves the job to the CPU; an engine that fails, or returns other
-//! shapes than asked for, is the commitment's typed error; configurations that are not a
-//! preset's (other round constants) never reach an engine, unless the engine's own tree
-//! computes them (an engine built with those constants), and then the proof is the CPU's again.
+//! CPU, through the engine's interface) the proof is byte for byte the one made without, and
+//! the engine's values are the ones used (an engine computing other digests changes the
+//! proof); an engine that declines leaves the job to the CPU; an engine that fails, or returns
+//! other shapes than asked for, is the commitment's or the opening's typed error;
+//! configurations that are not a preset's (other round constants) never reach an engine,
+//! unless the engine's own tree computes them (an engine built with those constants), and then
+//! the proof is the CPU's again.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,7 +14,7 @@ use std::time::Duration;
 
 use aurum_fri::{
     CommitEngine, CommitError, EngineCommit, EngineMatrix, Evaluations, FriParameters, FriPcs,
-    OpeningRequest, codec,
+    FriProof, Lde, OpenError, OpeningRequest, codec,
 };
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::{
@@ -35,6 +37,8 @@ enum Behaviour {
     WrongLayers,
     /// Returns an LDE one row short.
     ShortLde,
+    /// Computes a tree whose stored layers each start with another digest.
+    OtherDigests,
 }
 
 /// Plonky3's width-8 tree over a Poseidon2 with other round constants (as a prover that draws
@@ -52,17 +56,27 @@ fn own_w8() -> OwnW8 {
 
 #[derive(Debug)]
 struct Reference {
+    /// What `commit` does.
     behaviour: Behaviour,
     calls: AtomicUsize,
+    /// What `tree` does (`Decline`: the trait's default).
+    tree_behaviour: Behaviour,
+    tree_calls: AtomicUsize,
     /// The engine's width-8 tree hashes with [`own_w8`]'s constants instead of the preset's.
     own_w8: bool,
 }
 
 impl Reference {
     fn new(behaviour: Behaviour) -> Arc<Self> {
+        Self::with_trees(behaviour, Behaviour::Decline)
+    }
+
+    fn with_trees(behaviour: Behaviour, tree_behaviour: Behaviour) -> Arc<Self> {
         Arc::new(Self {
             behaviour,
             calls: AtomicUsize::new(0),
+            tree_behaviour,
+            tree_calls: AtomicUsize::new(0),
             own_w8: false,
         })
     }
@@ -71,8 +85,47 @@ impl Reference {
         Arc::new(Self {
             behaviour: Behaviour::Compute,
             calls: AtomicUsize::new(0),
+            tree_behaviour: Behaviour::Compute,
+            tree_calls: AtomicUsize::new(0),
             own_w8: true,
         })
+    }
+
+    /// The engine's tree over `matrices`, layers from `dropped` up, as `behaviour` says.
+    fn digests(
+        &self,
+        behaviour: Behaviour,
+        preset: Preset,
+        matrices: Vec<Matrix<'_>>,
+        dropped: usize,
+    ) -> Result<TreeDigests, String> {
+        let dropped = if behaviour == Behaviour::WrongLayers {
+            dropped - 1
+        } else {
+            dropped
+        };
+        let digests = if self.own_w8 && preset == Preset::Poseidon2W8 {
+            MerkleTree::with_dropped_layers(&own_w8(), matrices, dropped)
+                .map_err(|e| e.to_string())?
+                .into_digests()
+        } else {
+            with_preset!(preset, |config| {
+                MerkleTree::with_dropped_layers(&config, matrices, dropped)
+                    .map_err(|e| e.to_string())?
+                    .into_digests()
+            })
+        };
+        if behaviour != Behaviour::OtherDigests {
+            return Ok(digests);
+        }
+        let shape = digests.shape().clone();
+        let mut layers: Vec<Vec<_>> = (dropped..shape.num_layers())
+            .map(|j| digests.layer(j).expect("stored").to_vec())
+            .collect();
+        for layer in &mut layers {
+            layer[0][0] += Goldilocks::ONE;
+        }
+        Ok(TreeDigests::from_layers_above(shape, dropped, layers).expect("the same shape"))
     }
 }
 
@@ -112,28 +165,12 @@ impl CommitEngine for Reference {
                     .map_err(|e| e.to_string())
             })
             .collect::<Result<_, _>>()?;
-        let dropped = if self.behaviour == Behaviour::WrongLayers {
-            dropped - 1
-        } else {
-            dropped
-        };
-        let views = || {
-            ldes.iter()
-                .zip(matrices)
-                .map(|(lde, m)| Matrix::new(lde, m.width).expect("whole rows"))
-                .collect()
-        };
-        let digests: TreeDigests = if self.own_w8 && preset == Preset::Poseidon2W8 {
-            MerkleTree::with_dropped_layers(&own_w8(), views(), dropped)
-                .map_err(|e| e.to_string())?
-                .into_digests()
-        } else {
-            with_preset!(preset, |config| {
-                MerkleTree::with_dropped_layers(&config, views(), dropped)
-                    .map_err(|e| e.to_string())?
-                    .into_digests()
-            })
-        };
+        let views = ldes
+            .iter()
+            .zip(matrices)
+            .map(|(lde, m)| Matrix::new(lde, m.width).expect("whole rows"))
+            .collect();
+        let digests = self.digests(self.behaviour, preset, views, dropped)?;
         if self.behaviour == Behaviour::ShortLde {
             let width = matrices[0].width;
             let len = ldes[0].len() - width;
@@ -145,6 +182,22 @@ impl CommitEngine for Reference {
             lde_time: Duration::ZERO,
             merkle_time: Duration::ZERO,
         }))
+    }
+
+    fn tree(
+        &self,
+        preset: Preset,
+        matrices: &[Matrix<'_>],
+        dropped: usize,
+    ) -> Result<Option<TreeDigests>, String> {
+        self.tree_calls.fetch_add(1, Ordering::Relaxed);
+        match self.tree_behaviour {
+            Behaviour::Decline => Ok(None),
+            Behaviour::Fail => Err("the device fell over".into()),
+            behaviour => self
+                .digests(behaviour, preset, matrices.to_vec(), dropped)
+                .map(Some),
+        }
     }
 }
 
@@ -173,9 +226,16 @@ fn inputs() -> Vec<Evaluations> {
     ]
 }
 
-/// The encoded proof of `inputs` at two points, or the commitment's error.
-fn proof<C: MerkleConfig>(pcs: &FriPcs<C>) -> Result<Vec<u8>, CommitError> {
-    let (commitment, data) = pcs.commit(inputs())?;
+/// Why no proof was made.
+#[derive(Debug)]
+enum Failed {
+    Commit(CommitError),
+    Open(OpenError),
+}
+
+/// The proof of `inputs` at two points and the commitment, or the error.
+fn proof_of<C: MerkleConfig>(pcs: &FriPcs<C>) -> Result<(FriProof, Vec<u8>), Failed> {
+    let (commitment, data) = pcs.commit(inputs()).map_err(Failed::Commit)?;
     let mut challenger = DuplexChallenger::<_, 8, 4>::new(Poseidon2Goldilocks::<8>::new());
     challenger.observe_slice(&commitment.cap.concat());
     let points: Vec<Vec<_>> = (0..2)
@@ -189,15 +249,25 @@ fn proof<C: MerkleConfig>(pcs: &FriPcs<C>) -> Result<Vec<u8>, CommitError> {
             }],
             &mut challenger,
         )
-        .expect("opens");
+        .map_err(Failed::Open)?;
+    let cap = commitment
+        .cap
+        .iter()
+        .flatten()
+        .flat_map(|x| x.as_canonical_u64().to_le_bytes())
+        .collect();
+    Ok((proof, cap))
+}
+
+/// The encoded proof of `inputs` at two points, or the commitment's error.
+fn proof<C: MerkleConfig>(pcs: &FriPcs<C>) -> Result<Vec<u8>, CommitError> {
+    let (proof, cap) = match proof_of(pcs) {
+        Ok(done) => done,
+        Err(Failed::Commit(e)) => return Err(e),
+        Err(Failed::Open(e)) => panic!("opens: {e}"),
+    };
     let mut bytes = codec::encode(&proof);
-    for digest in &commitment.cap {
-        bytes.extend(
-            digest
-                .iter()
-                .flat_map(|x| x.as_canonical_u64().to_le_bytes()),
-        );
-    }
+    bytes.extend(cap);
     Ok(bytes)
 }
 
@@ -296,4 +366,94 @@ fn an_engine_with_the_configurations_own_constants_takes_it() {
         .unwrap()
         .with_engine(engine);
     assert_eq!(w12.engine_preset(), Some(Preset::Poseidon2W12));
+}
+
+#[test]
+fn an_engine_computing_the_commit_phase_trees_gives_the_same_proof() {
+    for preset in [Preset::Poseidon2W8, Preset::Plonky2] {
+        for cap_height in [0, 2] {
+            with_preset!(preset, |config| {
+                let cpu = FriPcs::new(config.clone(), params())
+                    .unwrap()
+                    .with_cap_height(cap_height);
+                let engine = Reference::with_trees(Behaviour::Compute, Behaviour::Compute);
+                let with_engine = cpu.clone().with_engine(engine.clone());
+                let (made, _) = proof_of(&with_engine).unwrap();
+                assert!(!made.commit_phase_commits.is_empty());
+                assert_eq!(proof(&with_engine).unwrap(), proof(&cpu).unwrap());
+                // One tree per folded codeword, each proof.
+                assert_eq!(
+                    engine.tree_calls.load(Ordering::Relaxed),
+                    2 * made.commit_phase_commits.len()
+                );
+            });
+        }
+    }
+}
+
+#[test]
+fn the_engines_trees_are_the_ones_committed() {
+    // An engine whose trees have other digests: the commitments differ from the CPU's, so the
+    // comparisons above compare what the engine computed.
+    let cpu = FriPcs::new(config::poseidon2_w8(), params()).unwrap();
+    let other = cpu.clone().with_engine(Reference::with_trees(
+        Behaviour::Compute,
+        Behaviour::OtherDigests,
+    ));
+    let (with_other, _) = proof_of(&other).unwrap();
+    let (on_cpu, _) = proof_of(&cpu).unwrap();
+    assert_ne!(with_other.commit_phase_commits, on_cpu.commit_phase_commits);
+}
+
+#[test]
+fn commit_phase_tree_failures_and_wrong_shapes_are_typed_errors() {
+    for tree_behaviour in [Behaviour::Fail, Behaviour::WrongLayers] {
+        let pcs = FriPcs::new(config::poseidon2_w8(), params())
+            .unwrap()
+            .with_engine(Reference::with_trees(Behaviour::Compute, tree_behaviour));
+        match proof_of(&pcs) {
+            Err(Failed::Open(OpenError::Engine(message))) => {
+                assert!(!message.is_empty(), "{tree_behaviour:?}");
+                assert!(
+                    OpenError::Engine(message.clone())
+                        .to_string()
+                        .starts_with("commit engine: ")
+                );
+            }
+            other => panic!("{tree_behaviour:?}: {other:?}"),
+        }
+    }
+}
+
+/// The LDEs of [`inputs`] as `FriPcs::commit` computes them.
+fn ldes<C: MerkleConfig>(pcs: &FriPcs<C>) -> Vec<Lde> {
+    pcs.low_degree_extend(inputs()).unwrap()
+}
+
+#[test]
+fn commit_ldes_takes_the_engines_tree() {
+    let cpu = FriPcs::new(config::plonky2(), params()).unwrap();
+    let (expected, _) = cpu.commit_ldes(ldes(&cpu)).unwrap();
+    let engine = Reference::with_trees(Behaviour::Decline, Behaviour::Compute);
+    let pcs = cpu.clone().with_engine(engine.clone());
+    let (commitment, data) = pcs.commit_ldes(ldes(&cpu)).unwrap();
+    assert_eq!(commitment, expected);
+    assert_eq!(data.commitment(), &expected);
+    assert_eq!(engine.tree_calls.load(Ordering::Relaxed), 1);
+    assert_eq!(engine.calls.load(Ordering::Relaxed), 0);
+    // Its values are the ones committed; its failures and wrong shapes are typed errors.
+    let other = cpu.clone().with_engine(Reference::with_trees(
+        Behaviour::Decline,
+        Behaviour::OtherDigests,
+    ));
+    assert_ne!(other.commit_ldes(ldes(&cpu)).unwrap().0, expected);
+    for tree_behaviour in [Behaviour::Fail, Behaviour::WrongLayers] {
+        let pcs = cpu
+            .clone()
+            .with_engine(Reference::with_trees(Behaviour::Decline, tree_behaviour));
+        assert!(
+            matches!(pcs.commit_ldes(ldes(&cpu)), Err(CommitError::Engine(_))),
+            "{tree_behaviour:?}"
+        );
+    }
 }

@@ -364,8 +364,10 @@ fn main() {
     }
     if let Some(engine) = &engine {
         println!(
-            "aurum-fri: {} commitments (LDE and Merkle tree) computed on the GPU",
-            engine.jobs()
+            "aurum-fri: {} commitments (LDE and Merkle tree) and {} other trees (over LDEs \
+             computed elsewhere, over folded codewords) computed on the GPU",
+            engine.jobs(),
+            engine.trees()
         );
     }
     // Each round's proofs ran back to back, so their ratios are the figures a load change

@@ -97,8 +97,15 @@ fn prove_with<C: MerkleConfig, Ch: Challenger>(
         proof: hex_bytes(&bytes),
     };
     let device = match engine {
-        Some(engine) if engine.jobs() > 0 => {
-            format!("{} (CUDA): LDE and Merkle tree", engine.gpu().info().name)
+        Some(engine) if engine.jobs() + engine.trees() > 0 => {
+            let mut work = Vec::new();
+            if engine.jobs() > 0 {
+                work.push("LDE and Merkle tree".to_string());
+            }
+            if engine.trees() > 0 {
+                work.push(format!("{} commit-phase trees", engine.trees()));
+            }
+            format!("{} (CUDA): {}", engine.gpu().info().name, work.join(", "))
         }
         _ => "cpu".to_string(),
     };

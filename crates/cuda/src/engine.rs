@@ -9,10 +9,8 @@ use std::time::Instant;
 
 use aurum_fri::{CommitEngine, EngineCommit, EngineMatrix};
 use aurum_goldilocks::Goldilocks;
-use aurum_merkle::config::{Poseidon2Config, poseidon2_config_with};
 use aurum_merkle::{Answers, Matrix, Preset, TreeDigests};
 use aurum_ntt::{Domain, Order};
-use aurum_poseidon2::{LinearLayers, Plonky3Layers};
 
 use crate::device::{AUTO_MIN_ELEMENTS, DeviceChoice, OPEN_TREE_MIN_ELEMENTS};
 use crate::error::{CommitError, CudaError};
@@ -21,6 +19,7 @@ use crate::kernels::Poseidon2Constants;
 use crate::lde::{LdeError, coset_lde_on_device};
 use crate::matrix::GpuMatrix;
 use crate::merkle::{commit_matrices, commit_on_device};
+use crate::reference::with_gpu_config;
 
 /// The GPU as a `FriPcs` commit engine (`FriPcs::with_engine`).
 #[derive(Debug)]
@@ -147,32 +146,11 @@ impl GpuCommitEngine {
     }
 }
 
-/// The answers of Plonky3's width-`W` tree (sponge rate `RATE`) over the permutation with
-/// `constants`.
-fn poseidon2_answers<const W: usize, const RATE: usize>(constants: &Poseidon2Constants) -> Answers
-where
-    Plonky3Layers: LinearLayers<W>,
-{
-    let config: Poseidon2Config<W, RATE> =
-        poseidon2_config_with("poseidon2", constants.permutation::<W>());
-    Answers::of(&config)
-}
-
 impl CommitEngine for GpuCommitEngine {
     /// The device's `poseidon2-w*` trees hash with the constants its kernels were compiled
     /// with ([`Gpu::constants`]); its other trees are the presets'.
     fn tree_answers(&self, preset: Preset) -> Answers {
-        let constants = self.gpu.constants();
-        match preset {
-            Preset::Poseidon2W8 if constants.w8.is_some() => poseidon2_answers::<8, 4>(constants),
-            Preset::Poseidon2W12 if constants.w12.is_some() => {
-                poseidon2_answers::<12, 8>(constants)
-            }
-            Preset::Poseidon2W16 if constants.w16.is_some() => {
-                poseidon2_answers::<16, 12>(constants)
-            }
-            _ => preset.answers(),
-        }
+        with_gpu_config!(self.gpu.constants(), preset, |config| Answers::of(&config))
     }
 
     fn commit(

@@ -29,9 +29,10 @@ pub enum CudaError {
         /// The permutation's width.
         width: usize,
     },
-    /// A permutation of the GPU gave other values than the CPU's on the known-answer check
-    /// [`crate::Gpu::open`] runs (a kernel, compiler or driver fault): the GPU is not used.
-    KnownAnswer(&'static str),
+    /// A kernel of the GPU (the named permutation, tree or LDE) gave other values than the
+    /// CPU's on the known-answer check [`crate::Gpu::open`] runs (a kernel, compiler or driver
+    /// fault): the GPU is not used.
+    KnownAnswer(String),
     /// The job needs more device memory than is free.
     OutOfMemory {
         /// Bytes asked for.
@@ -59,10 +60,10 @@ impl fmt::Display for CudaError {
             CudaError::NotWholeStates { len, width } => {
                 write!(f, "{len} elements are not whole states of {width}")
             }
-            CudaError::KnownAnswer(name) => write!(
+            CudaError::KnownAnswer(what) => write!(
                 f,
-                "the GPU's {name} permutation differs from the CPU's on its known-answer check \
-                 (a kernel, compiler or driver fault): the GPU is not used"
+                "the GPU's {what} differs from the CPU's on its known-answer check (a kernel, \
+                 compiler or driver fault): the GPU is not used"
             ),
             CudaError::OutOfMemory { bytes, free } => write!(
                 f,

@@ -2,6 +2,7 @@
 //! buffers kept), the choice of device for a job, and the kernels' compilation check.
 
 use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::Instant;
 
 use crate::backend;
 use crate::device::{AUTO_MIN_ELEMENTS, DeviceChoice};
@@ -29,9 +30,10 @@ impl core::fmt::Debug for Gpu {
 
 impl Gpu {
     /// Opens device 0, compiles the kernels for it (NVRTC; see [`DeviceInfo`] for what that
-    /// took) and checks every permutation kernel against the CPU's on known answers. Without
-    /// a driver, a device or NVRTC this is the [`CudaError`] that says which — never a panic;
-    /// kernels that compute other values are [`CudaError::KnownAnswer`].
+    /// took) and checks its kernels against the CPU on known answers (every permutation, every
+    /// preset's tree, coset LDEs; [`DeviceInfo::check_time`]). Without a driver, a device or
+    /// NVRTC this is the [`CudaError`] that says which — never a panic; kernels that compute
+    /// other values are [`CudaError::KnownAnswer`].
     pub fn open() -> Result<Self, CudaError> {
         Self::open_with(Poseidon2Constants::default())
     }
@@ -41,12 +43,14 @@ impl Gpu {
     /// trees and permutations are those of the permutations with these constants; the known
     /// answers are checked against the CPU's permutations with them.
     pub fn open_with(constants: Poseidon2Constants) -> Result<Self, CudaError> {
-        let gpu = Self {
+        let mut gpu = Self {
             device: backend::Device::open(&constants)?,
             constants,
             staging: Mutex::new(None),
         };
+        let start = Instant::now();
         gpu.check_known_answers()?;
+        gpu.device.info.check_time = start.elapsed();
         Ok(gpu)
     }
 

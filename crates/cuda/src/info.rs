@@ -18,6 +18,8 @@ pub struct DeviceInfo {
     pub compile_time: Duration,
     /// The driver's loading of them (PTX to machine code).
     pub load_time: Duration,
+    /// The known-answer check of the kernels against the CPU ([`crate::Gpu::open`]).
+    pub check_time: Duration,
 }
 
 impl fmt::Display for DeviceInfo {
@@ -25,12 +27,14 @@ impl fmt::Display for DeviceInfo {
         let (major, minor) = self.compute_capability;
         write!(
             f,
-            "{}, {:.1} GiB, {} SMs, compute capability {major}.{minor} (kernels compiled in {} ms, loaded in {} ms)",
+            "{}, {:.1} GiB, {} SMs, compute capability {major}.{minor} (kernels compiled in {} ms, \
+             loaded in {} ms, checked in {} ms)",
             self.name,
             self.memory as f64 / f64::from(1u32 << 30),
             self.multiprocessors,
             self.compile_time.as_millis(),
             self.load_time.as_millis(),
+            self.check_time.as_millis(),
         )
     }
 }

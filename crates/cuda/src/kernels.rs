@@ -95,17 +95,37 @@ impl Poseidon2Constants {
     pub fn permutation<const W: usize>(&self) -> Poseidon2Goldilocks<W>
     where
         Plonky3Layers: LinearLayers<W>,
+        Self: ConstantsOf<W>,
     {
-        let own: Option<&dyn core::any::Any> = match W {
-            8 => self.w8.as_ref().map(|c| c as &dyn core::any::Any),
-            12 => self.w12.as_ref().map(|c| c as &dyn core::any::Any),
-            16 => self.w16.as_ref().map(|c| c as &dyn core::any::Any),
-            _ => None,
-        };
-        match own.and_then(|c| c.downcast_ref::<RoundConstants<W>>()) {
+        match self.of_width() {
             Some(constants) => Poseidon2Goldilocks::<W>::with_constants(constants.clone()),
             None => Poseidon2Goldilocks::<W>::new(),
         }
+    }
+}
+
+/// The width-`W` field of [`Poseidon2Constants`] (widths 8, 12 and 16): what
+/// [`Poseidon2Constants::permutation`] reads.
+pub trait ConstantsOf<const W: usize> {
+    /// The round constants given for width `W`, `None` for Plonky3's fixed ones.
+    fn of_width(&self) -> Option<&RoundConstants<W>>;
+}
+
+impl ConstantsOf<8> for Poseidon2Constants {
+    fn of_width(&self) -> Option<&RoundConstants<8>> {
+        self.w8.as_ref()
+    }
+}
+
+impl ConstantsOf<12> for Poseidon2Constants {
+    fn of_width(&self) -> Option<&RoundConstants<12>> {
+        self.w12.as_ref()
+    }
+}
+
+impl ConstantsOf<16> for Poseidon2Constants {
+    fn of_width(&self) -> Option<&RoundConstants<16>> {
+        self.w16.as_ref()
     }
 }
 

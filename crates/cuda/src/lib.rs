@@ -7,10 +7,12 @@ mod error;
 mod gpu;
 mod info;
 pub mod kernels;
+mod known_answers;
 mod lde;
 mod matrix;
 mod merkle;
 mod permute;
+mod reference;
 
 pub use device::{
     AUTO_MIN_ELEMENTS, DEVICE_ENV, DeviceChoice, OPEN_TREE_MIN_ELEMENTS, UnknownDevice,

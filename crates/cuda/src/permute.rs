@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use aurum_goldilocks::{Goldilocks, P};
+use aurum_goldilocks::Goldilocks;
 use aurum_poseidon::Poseidon;
 use aurum_symmetric::Permutation;
 
@@ -56,7 +56,7 @@ impl GpuPermutation {
 
     /// The CPU's permutation of each state of `states` (whole states), Poseidon2 with the
     /// round constants `constants`.
-    fn permute_on_cpu(self, constants: &Poseidon2Constants, states: &mut [Goldilocks]) {
+    pub(crate) fn permute_on_cpu(self, constants: &Poseidon2Constants, states: &mut [Goldilocks]) {
         fn each<const W: usize>(perm: &impl Permutation<W>, states: &mut [Goldilocks]) {
             for state in states.chunks_exact_mut(W) {
                 perm.permute(state.try_into().expect("chunks of W"));
@@ -89,54 +89,7 @@ pub struct PermutationRate {
     pub range: (f64, f64),
 }
 
-/// The states of the known-answer check: the field's edge values (0, 1, p − 1, around 2^32
-/// and 2^63) at every position, then a seeded spread.
-fn known_answer_states(width: usize) -> Vec<Goldilocks> {
-    const EDGES: [u64; 9] = [
-        0,
-        1,
-        2,
-        P - 1,
-        P - 2,
-        (1 << 32) - 1,
-        1 << 32,
-        1 << 63,
-        P - (1 << 32),
-    ];
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    (0..32 * width)
-        .map(|i| {
-            let state = i / width;
-            if state < EDGES.len() {
-                EDGES[(state + i) % EDGES.len()]
-            } else {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x
-            }
-        })
-        .map(Goldilocks::from_u64)
-        .collect()
-}
-
 impl Gpu {
-    /// Every permutation's kernel on [`known_answer_states`] against the CPU's permutation:
-    /// [`Gpu::open`] runs it, so a GPU whose kernels compute something else (a kernel, compiler
-    /// or driver fault) is refused instead of committing wrong roots.
-    pub(crate) fn check_known_answers(&self) -> Result<(), CudaError> {
-        for perm in GpuPermutation::ALL {
-            let mut states = known_answer_states(perm.width());
-            let mut expected = states.clone();
-            perm.permute_on_cpu(self.constants(), &mut expected);
-            self.permute(perm, &mut states)?;
-            if states != expected {
-                return Err(CudaError::KnownAnswer(perm.name()));
-            }
-        }
-        Ok(())
-    }
-
     /// Permutes each state of `states` (consecutive groups of `perm.width()` elements) once:
     /// the same results as the CPU's permutation. A length that is not a whole number of
     /// states is left unchanged and reported.

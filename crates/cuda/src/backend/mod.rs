@@ -209,6 +209,7 @@ impl Device {
                 compute_capability: (major, minor),
                 compile_time: compiled,
                 load_time: loaded,
+                check_time: Duration::ZERO,
             },
         })
     }

@@ -1,0 +1,205 @@
+//! The known-answer check [`Gpu::open`] runs before it hands a device out: the kernels on small
+//! inputs against the CPU's values — every permutation on the field's edge values and seeded
+//! states; every preset's tree (rows across the sponge's rate, a second height joining,
+//! compressions; every layer); coset LDEs of one and two passes per transform, in both
+//! orders — so a device whose kernels compute something else (a kernel, compiler or driver
+//! fault) is refused with [`CudaError::KnownAnswer`] instead of committing wrong roots or
+//! proofs. It costs a few milliseconds of the device's opening.
+
+use aurum_goldilocks::{Goldilocks, P};
+use aurum_merkle::{Matrix, MerkleTree, Preset, TreeDigests};
+use aurum_ntt::{Domain, Ntt, Order};
+
+use crate::error::{CommitError, CudaError};
+use crate::gpu::Gpu;
+use crate::lde::{LdeError, coset_lde};
+use crate::matrix::GpuMatrix;
+use crate::merkle::commit_matrices;
+use crate::permute::GpuPermutation;
+use crate::reference::with_gpu_config;
+
+/// `len` values: the field's edge values (0, 1, p − 1, around 2^32 and 2^63), each at every
+/// position of a `width`-element row or state, then a seeded spread.
+fn known_answer_values(len: usize, width: usize) -> Vec<Goldilocks> {
+    const EDGES: [u64; 9] = [
+        0,
+        1,
+        2,
+        P - 1,
+        P - 2,
+        (1 << 32) - 1,
+        1 << 32,
+        1 << 63,
+        P - (1 << 32),
+    ];
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    (0..len)
+        .map(|i| {
+            let row = i / width;
+            if row < EDGES.len() {
+                EDGES[(row + i) % EDGES.len()]
+            } else {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            }
+        })
+        .map(Goldilocks::from_u64)
+        .collect()
+}
+
+/// The matrices of the tree check: 64 rows of 13 (more than one sponge rate of every preset,
+/// not a whole number of any) and 16 rows of 5, which join at the layer of their height.
+const TREE_SHAPES: [(usize, usize); 2] = [(64, 13), (16, 5)];
+
+/// The LDEs of the check: (log rows, columns, added bits, order). 2^9 rows of 16 words make
+/// two passes of each transform, one column of 2^13 rows two passes too, 2^4 rows one.
+const LDE_SHAPES: [(usize, usize, usize, Order); 3] = [
+    (9, 16, 1, Order::BitReversed),
+    (13, 1, 2, Order::Natural),
+    (4, 3, 3, Order::BitReversed),
+];
+
+impl Gpu {
+    /// Every permutation, every preset's tree and the LDE on known answers against the CPU
+    /// (see the module's text): `Ok` when the GPU computed the CPU's values for all of them.
+    pub(crate) fn check_known_answers(&self) -> Result<(), CudaError> {
+        self.check_permutations()?;
+        self.check_trees()?;
+        self.check_ldes()
+    }
+
+    fn check_permutations(&self) -> Result<(), CudaError> {
+        for perm in GpuPermutation::ALL {
+            let mut states = known_answer_values(32 * perm.width(), perm.width());
+            let mut expected = states.clone();
+            perm.permute_on_cpu(self.constants(), &mut expected);
+            self.permute(perm, &mut states)?;
+            if states != expected {
+                return Err(CudaError::KnownAnswer(format!(
+                    "{} permutation",
+                    perm.name()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_trees(&self) -> Result<(), CudaError> {
+        let values: Vec<Vec<Goldilocks>> = TREE_SHAPES
+            .iter()
+            .map(|&(rows, cols)| known_answer_values(rows * cols, cols))
+            .collect();
+        let matrices: Vec<Matrix<'_>> = values
+            .iter()
+            .zip(TREE_SHAPES)
+            .map(|(v, (_, cols))| Matrix::new(v, cols).expect("whole rows"))
+            .collect();
+        let uploaded = matrices
+            .iter()
+            .map(|&m| GpuMatrix::upload(self, m))
+            .collect::<Result<Vec<_>, CudaError>>()?;
+        let refs: Vec<&GpuMatrix<'_>> = uploaded.iter().collect();
+        for preset in Preset::ALL {
+            let on_gpu = commit_matrices(self, preset, &refs)
+                .and_then(|tree| Ok(tree.digests()?))
+                .map_err(|e| match e {
+                    CommitError::Cuda(e) => e,
+                    e => checked_shape_refused("a tree of the known-answer check", &e),
+                })?;
+            let on_cpu: TreeDigests = with_gpu_config!(self.constants(), preset, |config| {
+                MerkleTree::new(&config, matrices.clone())
+                    .map_err(|e| checked_shape_refused("the CPU's known-answer tree", &e))?
+                    .into_digests()
+            });
+            let layers = on_cpu.shape().num_layers();
+            if (0..layers).any(|j| on_gpu.layer(j) != on_cpu.layer(j)) {
+                return Err(CudaError::KnownAnswer(format!("{preset} tree")));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_ldes(&self) -> Result<(), CudaError> {
+        let domain = Domain::PLONKY3;
+        let shift = domain.shift();
+        for (log_rows, cols, added_bits, order) in LDE_SHAPES {
+            let values = known_answer_values(cols << log_rows, cols);
+            let on_gpu =
+                coset_lde(self, domain, &values, cols, added_bits, shift, order).map_err(|e| {
+                    match e {
+                        LdeError::Cuda(e) => e,
+                        LdeError::Shape(e) => checked_shape_refused("a known-answer LDE", &e),
+                    }
+                })?;
+            let on_cpu = Ntt::new(domain)
+                .coset_lde(&values, cols, added_bits, shift, order)
+                .map_err(|e| checked_shape_refused("the CPU's known-answer LDE", &e))?;
+            if on_gpu != on_cpu {
+                return Err(CudaError::KnownAnswer(format!(
+                    "coset LDE of 2^{log_rows} × {cols} by 2^{added_bits}"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A fixed, valid shape of the check refused: a bug, said as the error it is.
+fn checked_shape_refused(what: &'static str, error: &dyn core::fmt::Display) -> CudaError {
+    CudaError::Driver {
+        what,
+        message: format!("refused a valid shape: {error}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::lde::LdePlan;
+
+    /// The check's LDEs run the plan's every kind of launch: transforms of one and of two
+    /// passes, both orders, the fused spread.
+    #[test]
+    fn the_lde_shapes_cover_one_and_two_passes() {
+        let domain = Domain::PLONKY3;
+        let passes: Vec<usize> = LDE_SHAPES
+            .iter()
+            .map(|&(log_rows, cols, added_bits, order)| {
+                let (log_rows, added_bits) = (log_rows as u32, added_bits as u32);
+                let root = domain
+                    .root_of_unity((log_rows + added_bits) as usize)
+                    .expect("a two-adic order");
+                let bit_reversed = order == Order::BitReversed;
+                LdePlan::new(
+                    log_rows,
+                    added_bits,
+                    cols as u64,
+                    root,
+                    domain.shift(),
+                    bit_reversed,
+                )
+                .passes()
+                .len()
+            })
+            .collect();
+        // Inverse and forward transform: two passes each, two passes each, one each.
+        assert_eq!(passes, [4, 4, 2]);
+    }
+
+    /// Known-answer values hold every edge value at every position of the first rows.
+    #[test]
+    fn the_values_hold_the_edges_everywhere() {
+        let width = 13;
+        let values = known_answer_values(64 * width, width);
+        for column in 0..width {
+            let seen: Vec<u64> = (0..9)
+                .map(|row| values[row * width + column].as_canonical_u64())
+                .collect();
+            for edge in [0, 1, P - 1, 1 << 32, 1 << 63] {
+                assert!(seen.contains(&(edge % P)), "column {column}: {edge}");
+            }
+        }
+    }
+}

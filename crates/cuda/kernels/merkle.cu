@@ -1,4 +1,15 @@
-// The kernels: one thread per leaf, parent or state. Launched by src/backend/launch.rs.
+// The kernels: one thread per leaf, parent or state. Launched by src/backend/mod.rs, in blocks
+// of TREE_THREADS threads (its BLOCK).
+//
+// Each kernel is bounded to leave room for TREE_MIN_BLOCKS blocks per SM: at most
+// 65536 / (128 · 4) = 128 registers per thread. Without the bound ptxas gives plonky2's
+// Poseidon (dense MDS, lazy wide sums) all 255 registers, so only two blocks — eight warps —
+// fit an SM; capped at 128 it needs no spills and about 3 % more instructions (counted for
+// compute 9.0), and four blocks fit. The Poseidon2 kernels use fewer registers than the cap
+// (44 to 80), so it does not change them.
+#define TREE_THREADS 128
+#define TREE_MIN_BLOCKS 4
+#define AURUM_TREE_KERNEL extern "C" __global__ void __launch_bounds__(TREE_THREADS, TREE_MIN_BLOCKS)
 
 // Thread index over a 1-D grid.
 AURUM_DEV u64 thread_index() { return (u64)blockIdx.x * blockDim.x + threadIdx.x; }
@@ -53,21 +64,20 @@ AURUM_DEV void permute_states(u64 *states, u64 count, u32 rounds) {
     for (int k = 0; k < P::W; k++) states[i * P::W + k] = s[k];
 }
 
-#define AURUM_PRESET_KERNELS(NAME, PERM, MODE, SHORT_COPY)                                       \
-    extern "C" __global__ void NAME##_leaves(const u64 *desc, u32 n_mats, u64 first,          \
-                                             u64 n_rows, u64 total_width, u64 *out) {         \
-        leaves<PERM, MODE, SHORT_COPY>(desc,     n_mats, first, n_rows, total_width, out);      \
-    }                                                                                         \
-    extern "C" __global__ void NAME##_packed_leaves(const u64 *data, u64 width, u64 n_rows,   \
-                                                    u64 *out) {                               \
-        packed_leaves<PERM, MODE, SHORT_COPY>(data, width, n_rows, out);                      \
-    }                                                                                         \
-    extern "C" __global__ void NAME##_compress(const u64 *children, u64 count, u64 *parents) { \
-        compress_layer<PERM>(children, count, parents);                                       \
-    }                                                                                         \
-    extern "C" __global__ void NAME##_inject(u64 *parents, const u64 *injected, u64 rows,     \
-                                             u64 real) {                                      \
-        inject_layer<PERM>(parents, injected, rows, real);                                    \
+#define AURUM_PRESET_KERNELS(NAME, PERM, MODE, SHORT_COPY)                                   \
+    AURUM_TREE_KERNEL NAME##_leaves(const u64 *desc, u32 n_mats, u64 first, u64 n_rows,      \
+                                    u64 total_width, u64 *out) {                             \
+        leaves<PERM, MODE, SHORT_COPY>(desc, n_mats, first, n_rows, total_width, out);       \
+    }                                                                                        \
+    AURUM_TREE_KERNEL NAME##_packed_leaves(const u64 *data, u64 width, u64 n_rows,           \
+                                           u64 *out) {                                       \
+        packed_leaves<PERM, MODE, SHORT_COPY>(data, width, n_rows, out);                     \
+    }                                                                                        \
+    AURUM_TREE_KERNEL NAME##_compress(const u64 *children, u64 count, u64 *parents) {        \
+        compress_layer<PERM>(children, count, parents);                                      \
+    }                                                                                        \
+    AURUM_TREE_KERNEL NAME##_inject(u64 *parents, const u64 *injected, u64 rows, u64 real) { \
+        inject_layer<PERM>(parents, injected, rows, real);                                   \
     }
 
 AURUM_PRESET_KERNELS(poseidon2_w8, Poseidon2W8, OverwriteMode, false)
@@ -76,15 +86,15 @@ AURUM_PRESET_KERNELS(poseidon2_w16, Poseidon2W16, OverwriteMode, false)
 AURUM_PRESET_KERNELS(plonky2, Poseidon12, OverwriteMode, true)
 AURUM_PRESET_KERNELS(polygon, Poseidon12, LinearMode, true)
 
-extern "C" __global__ void poseidon2_w8_permute(u64 *states, u64 count, u32 rounds) {
+AURUM_TREE_KERNEL poseidon2_w8_permute(u64 *states, u64 count, u32 rounds) {
     permute_states<Poseidon2W8>(states, count, rounds);
 }
-extern "C" __global__ void poseidon2_w12_permute(u64 *states, u64 count, u32 rounds) {
+AURUM_TREE_KERNEL poseidon2_w12_permute(u64 *states, u64 count, u32 rounds) {
     permute_states<Poseidon2W12>(states, count, rounds);
 }
-extern "C" __global__ void poseidon2_w16_permute(u64 *states, u64 count, u32 rounds) {
+AURUM_TREE_KERNEL poseidon2_w16_permute(u64 *states, u64 count, u32 rounds) {
     permute_states<Poseidon2W16>(states, count, rounds);
 }
-extern "C" __global__ void poseidon_permute_states(u64 *states, u64 count, u32 rounds) {
+AURUM_TREE_KERNEL poseidon_permute_states(u64 *states, u64 count, u32 rounds) {
     permute_states<Poseidon12>(states, count, rounds);
 }

@@ -310,7 +310,7 @@ fn stream_group(
 ) -> Result<(), CudaError> {
     let group: Vec<Matrix<'_>> = group.iter().map(|&m| matrices[m]).collect();
     let width: usize = group.iter().map(Matrix::width).sum();
-    let chunk_rows = staging.slot_len() / width;
+    let chunk_rows = chunk_rows(staging, width);
     if chunk_rows == 0 {
         // A row longer than a slot: copy the group whole instead.
         let buffers = group
@@ -341,6 +341,12 @@ fn stream_group(
         )?;
     }
     Ok(())
+}
+
+/// Rows of `width` words staged and hashed as one chunk: as many as a slot holds, at most
+/// [`backend::CHUNK_ROWS`]; 0 when a row is longer than a slot.
+fn chunk_rows(staging: &Staging, width: usize) -> usize {
+    (staging.slot_len() / width).min(backend::CHUNK_ROWS)
 }
 
 /// Rows `first..first + n` of `group`, each row's matrices back to back, into `dst`
@@ -436,10 +442,10 @@ impl<'g> StreamingCommit<'g> {
         self.staging.as_mut().map_err(Clone::clone)
     }
 
-    /// Rows per staging slot (0: a row is longer than a slot).
+    /// Rows per staging slot ([`chunk_rows`]; 0: a row is longer than a slot).
     fn slot_rows(&mut self) -> Result<usize, CudaError> {
         let width = self.width;
-        Ok(self.staging()?.slot_len() / width)
+        Ok(chunk_rows(self.staging()?, width))
     }
 
     /// The next rows of the matrix (a whole number of them, canonical values).

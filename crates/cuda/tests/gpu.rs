@@ -199,8 +199,9 @@ fn mixed_heights(gpu: &Gpu) -> Result<(), Failed> {
     Ok(())
 }
 
-/// Trees larger than one staging slot (2^21 words): many chunks, groups of several matrices
-/// packed chunk by chunk, and rows longer than a slot (copied whole instead).
+/// Trees larger than one staging chunk (2^23 words, at most 2^18 rows): several chunks, groups
+/// of several matrices packed chunk by chunk, and rows longer than a slot (copied whole
+/// instead).
 fn large_trees(gpu: &Gpu) -> Result<(), Failed> {
     same_tree(gpu, Preset::Poseidon2W8, &[(1 << 20, 8)], 1)?;
     same_tree(gpu, Preset::Plonky2, &[(1 << 18, 136)], 2)?;
@@ -222,7 +223,7 @@ fn large_trees(gpu: &Gpu) -> Result<(), Failed> {
         ],
         4,
     )?;
-    same_tree(gpu, Preset::Poseidon2W12, &[(3, (1 << 21) + 3), (2, 7)], 5)?;
+    same_tree(gpu, Preset::Poseidon2W12, &[(3, (1 << 23) + 3), (2, 7)], 5)?;
     Ok(())
 }
 
@@ -405,7 +406,7 @@ fn streaming_commits_match_the_cpu(gpu: &Gpu) -> Result<(), Failed> {
     for (preset, rows, width) in [
         (Preset::Poseidon2W8, 1usize << 20, 8usize),
         (Preset::Plonky2, 3000, 13),
-        (Preset::Poseidon2W12, 4, (1 << 21) + 5),
+        (Preset::Poseidon2W12, 4, (1 << 23) + 5),
     ] {
         let values = seeded(rows * width, (rows + width) as u64);
         let mut stream = StreamingCommit::new(gpu, preset, rows, width)?;

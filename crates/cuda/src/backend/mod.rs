@@ -24,14 +24,22 @@ use crate::kernels::{Poseidon2Constants, device_source_with};
 /// A buffer of 64-bit words on the device.
 pub(crate) type Buffer = CudaSlice<u64>;
 
-/// Words per staging slot (16 MiB): large enough that a copy runs at the bus's speed, small
-/// enough that packing, copying and hashing overlap from the second chunk on.
-pub(crate) const SLOT_WORDS: usize = 1 << 21;
+/// Words per staging slot (64 MiB): a chunk of rows staged at once, and hashed by one launch
+/// (one thread per row), so it must hold enough rows to fill the GPU — 16 MiB slots held
+/// 15 420 rows of 136 columns, four warps per SM of an H200, and a tree of such rows took 39 %
+/// (`poseidon2-w8`) and 69 % (`plonky2`) longer streamed than hashed from device memory in one
+/// launch; 64 MiB holds 61 680. Rows per chunk are capped at [`CHUNK_ROWS`] besides, so that
+/// narrow matrices still come in several chunks, whose packing, copying and hashing overlap.
+pub(crate) const SLOT_WORDS: usize = 1 << 23;
+/// The most rows staged and hashed as one chunk: 2048 blocks of 128 threads, more than the
+/// blocks an H200's SMs hold at once.
+pub(crate) const CHUNK_ROWS: usize = 1 << 18;
 /// Staging slots (one being packed, one copied, one hashed).
 pub(crate) const SLOTS: usize = 3;
 
-/// Threads per block of every kernel.
-const BLOCK: u32 = 128;
+/// Threads per block of the tree and permutation kernels (`TREE_THREADS` in
+/// kernels/merkle.cu, which bounds them to it).
+pub(crate) const BLOCK: u32 = 128;
 
 /// The kernels' names, loaded once when the device is opened.
 const KERNELS: &[&str] = &[
@@ -64,7 +72,7 @@ const KERNELS: &[&str] = &[
 ];
 
 /// Threads per block of `ntt_pass` (`NTT_THREADS` in kernels/ntt.cuh).
-const NTT_THREADS: u32 = 256;
+pub(crate) const NTT_THREADS: u32 = 256;
 
 /// The kernels' name prefix of a preset.
 fn prefix(preset: Preset) -> &'static str {

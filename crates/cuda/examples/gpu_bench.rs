@@ -2,7 +2,8 @@
 //! --example gpu_bench [quick]` (scripts/gpu-check.sh runs it on a machine with a GPU; `quick`
 //! leaves out 2^24 × 8 and the Polygon preset at 2^24 × 136).
 //!
-//! Prints the device and its start-up cost, permutation rates (device-resident states), coset
+//! Prints the device and its start-up cost, permutation rates (device-resident states), the
+//! same and resident leaf hashing for each register bound of the kernels (`KernelTuning`), coset
 //! LDEs (the kernels alone, host → device, host → host, the same LDE on every CPU core of the
 //! host, values compared) and Merkle commitments: time on the GPU (hashing only), host → root
 //! (copies included), and the same tree on every CPU core of the host, with the roots compared.
@@ -11,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use aurum_cuda::kernels::lde::LdePlan;
 use aurum_cuda::{
-    Gpu, GpuPermutation, commit_on_device, commit_timed, coset_lde_timed, hash_resident,
+    Gpu, GpuPermutation, KernelTuning, Poseidon2Constants, commit_on_device, commit_timed,
+    coset_lde_timed, hash_resident,
 };
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::{Matrix, MerkleTree, Preset, with_preset};
@@ -78,6 +80,7 @@ fn main() {
         );
     }
 
+    register_bounds();
     ldes(&gpu);
 
     println!(
@@ -175,6 +178,62 @@ fn main() {
         if roots == "DIFFER" {
             std::process::exit(1);
         }
+    }
+}
+
+/// The kernels compiled with each register bound (`KernelTuning::min_blocks`: blocks of 128
+/// threads per SM, registers at most 65536 / (128 · blocks); 4 is the default): registers,
+/// permutation rates and resident leaf hashing of 2^20 × 136, the rows of a zkEVM trace's
+/// width (what the default was chosen without measuring).
+fn register_bounds() {
+    let rows = 1 << 20;
+    let values = data(rows * 136, 7);
+    let matrix = Matrix::new(&values, 136).expect("whole rows");
+    println!(
+        "\n| min blocks per SM | registers: poseidon2-w8, -w16, plonky2 leaves | w8 | w12 | w16 | \
+         poseidon G perm/s | poseidon2-w8 2^20 × 136 ms | plonky2 2^20 × 136 ms |"
+    );
+    println!("|---:|---|---:|---:|---:|---:|---:|---:|");
+    for min_blocks in [2, 4, 6] {
+        let gpu = match Gpu::open_tuned(Poseidon2Constants::default(), KernelTuning { min_blocks })
+        {
+            Ok(gpu) => gpu,
+            Err(e) => {
+                println!("| {min_blocks} | {e} |");
+                continue;
+            }
+        };
+        let resources = gpu.kernel_resources().expect("kernel attributes");
+        let registers = |name: &str| {
+            resources
+                .iter()
+                .find(|(n, _, _)| *n == name)
+                .map_or(0, |(_, r, _)| *r)
+        };
+        let rates: Vec<String> = GpuPermutation::ALL
+            .iter()
+            .map(|&perm| {
+                let rate = gpu
+                    .permutation_rate(perm, 1 << 22, 16, 5)
+                    .expect("permutation rate");
+                format!("{:.3}", rate.per_second / 1e9)
+            })
+            .collect();
+        let hash = |preset| {
+            let (t, _, _) = median(3, || {
+                hash_resident(&gpu, preset, &[matrix]).expect("GPU hash").1
+            });
+            ms(t)
+        };
+        println!(
+            "| {min_blocks} | {}, {}, {} | {} | {:.1} | {:.1} |",
+            registers("poseidon2_w8_packed_leaves"),
+            registers("poseidon2_w16_packed_leaves"),
+            registers("plonky2_packed_leaves"),
+            rates.join(" | "),
+            hash(Preset::Poseidon2W8),
+            hash(Preset::Plonky2),
+        );
     }
 }
 

@@ -5,10 +5,12 @@
 // 65536 / (128 · 4) = 128 registers per thread. Without the bound ptxas gives plonky2's
 // Poseidon (dense MDS, lazy wide sums) all 255 registers, so only two blocks — eight warps —
 // fit an SM; capped at 128 it needs no spills and about 3 % more instructions (counted for
-// compute 9.0), and four blocks fit. The Poseidon2 kernels use fewer registers than the cap
-// (44 to 80), so it does not change them.
+// compute 9.0), and four blocks fit. The Poseidon2 kernels stay below the cap (48 to 92).
+// `KernelTuning` (src/kernels.rs) compiles them with another bound, to measure it.
 #define TREE_THREADS 128
+#ifndef TREE_MIN_BLOCKS
 #define TREE_MIN_BLOCKS 4
+#endif
 #define AURUM_TREE_KERNEL extern "C" __global__ void __launch_bounds__(TREE_THREADS, TREE_MIN_BLOCKS)
 
 // Thread index over a 1-D grid.

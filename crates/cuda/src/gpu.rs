@@ -8,7 +8,7 @@ use crate::backend;
 use crate::device::{AUTO_MIN_ELEMENTS, DeviceChoice};
 use crate::error::CudaError;
 use crate::info::DeviceInfo;
-use crate::kernels::Poseidon2Constants;
+use crate::kernels::{KernelTuning, Poseidon2Constants};
 
 /// A CUDA device with Aurum's kernels compiled and loaded: device 0 of the machine.
 pub struct Gpu {
@@ -43,8 +43,18 @@ impl Gpu {
     /// trees and permutations are those of the permutations with these constants; the known
     /// answers are checked against the CPU's permutations with them.
     pub fn open_with(constants: Poseidon2Constants) -> Result<Self, CudaError> {
+        Self::open_tuned(constants, KernelTuning::default())
+    }
+
+    /// [`Gpu::open_with`] with the kernels compiled with `tuning` instead of the default:
+    /// for measuring a setting on a GPU (the results are the same; the known answers are
+    /// checked as always).
+    pub fn open_tuned(
+        constants: Poseidon2Constants,
+        tuning: KernelTuning,
+    ) -> Result<Self, CudaError> {
         let mut gpu = Self {
-            device: backend::Device::open(&constants)?,
+            device: backend::Device::open(&constants, tuning)?,
             constants,
             staging: Mutex::new(None),
         };
@@ -155,5 +165,10 @@ pub fn gpu_for_with(
 /// Compiles the kernels to PTX for `compute_<arch>` (e.g. `"90"`) with NVRTC, without a
 /// device: the check CI runs for every supported architecture. The PTX text, or why not.
 pub fn compile_kernels(arch: &str) -> Result<String, CudaError> {
-    backend::compile(arch, &Poseidon2Constants::default())
+    compile_kernels_tuned(arch, KernelTuning::default())
+}
+
+/// [`compile_kernels`] with `tuning` ([`Gpu::open_tuned`] compiles the same).
+pub fn compile_kernels_tuned(arch: &str, tuning: KernelTuning) -> Result<String, CudaError> {
+    backend::compile(arch, &Poseidon2Constants::default(), tuning)
 }

@@ -129,6 +129,37 @@ impl ConstantsOf<16> for Poseidon2Constants {
     }
 }
 
+/// How the kernels are compiled besides their constants: a knob for measuring, on a GPU, what
+/// the default was chosen without (`examples/gpu_bench.rs` times each setting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelTuning {
+    /// Blocks of 128 threads the tree and permutation kernels leave room for on one SM
+    /// (`__launch_bounds__`), which caps their registers at 65536 / (128 · `min_blocks`); 1 to
+    /// 16, default 4 (plonky2's Poseidon at 128 registers; unbounded, 255).
+    pub min_blocks: u32,
+}
+
+impl Default for KernelTuning {
+    fn default() -> Self {
+        Self { min_blocks: 4 }
+    }
+}
+
+impl KernelTuning {
+    /// NVRTC's options for this tuning (empty for the default, which the source defines).
+    #[must_use]
+    pub fn nvrtc_options(&self) -> Vec<String> {
+        if *self == Self::default() {
+            Vec::new()
+        } else {
+            vec![format!(
+                "-DTREE_MIN_BLOCKS={}",
+                self.min_blocks.clamp(1, 16)
+            )]
+        }
+    }
+}
+
 /// The whole translation unit NVRTC compiles: prelude, constants, field, generated internal
 /// layers, permutations, hashes and the kernels, with Plonky3's fixed Poseidon2 constants.
 #[must_use]
@@ -286,6 +317,23 @@ fn array(out: &mut String, name: &str, values: &[u64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The default tuning is the source's own; another is one define NVRTC is given, which the
+    /// source lets override its default.
+    #[test]
+    fn tunings_become_defines() {
+        assert!(KernelTuning::default().nvrtc_options().is_empty());
+        assert!(device_source().contains("#define TREE_MIN_BLOCKS 4\n"));
+        assert!(device_source().contains("#ifndef TREE_MIN_BLOCKS\n"));
+        assert_eq!(
+            KernelTuning { min_blocks: 2 }.nvrtc_options(),
+            ["-DTREE_MIN_BLOCKS=2"]
+        );
+        assert_eq!(
+            KernelTuning { min_blocks: 99 }.nvrtc_options(),
+            ["-DTREE_MIN_BLOCKS=16"]
+        );
+    }
 
     /// The block sizes the launches use are the ones the kernels are written and bounded for.
     #[test]

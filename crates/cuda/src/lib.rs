@@ -20,9 +20,9 @@ pub use device::{
 };
 pub use engine::GpuCommitEngine;
 pub use error::{CommitError, CudaError};
-pub use gpu::{Gpu, compile_kernels, gpu_for, gpu_for_with};
+pub use gpu::{Gpu, compile_kernels, compile_kernels_tuned, gpu_for, gpu_for_with};
 pub use info::DeviceInfo;
-pub use kernels::Poseidon2Constants;
+pub use kernels::{KernelTuning, Poseidon2Constants};
 pub use lde::{LdeError, LdeTimings, coset_lde, coset_lde_on_device, coset_lde_timed};
 pub use matrix::GpuMatrix;
 pub use merkle::{

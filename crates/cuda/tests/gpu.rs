@@ -15,9 +15,9 @@
 use std::sync::Arc;
 
 use aurum_cuda::{
-    CommitError, CudaError, DeviceChoice, Gpu, GpuCommitEngine, GpuPermutation, LdeError,
-    Poseidon2Constants, StreamingCommit, commit, commit_matrices, commit_on_device,
-    compile_kernels, coset_lde, coset_lde_on_device, hash_resident,
+    CommitError, CudaError, DeviceChoice, Gpu, GpuCommitEngine, GpuPermutation, KernelTuning,
+    LdeError, Poseidon2Constants, StreamingCommit, commit, commit_matrices, commit_on_device,
+    compile_kernels, compile_kernels_tuned, coset_lde, coset_lde_on_device, hash_resident,
 };
 use aurum_fri::{Evaluations, FriParameters, FriPcs, OpeningRequest, codec};
 use aurum_goldilocks::Goldilocks;
@@ -49,6 +49,21 @@ fn nvrtc_trial(arch: &'static str) -> Trial {
                 ] {
                     if !ptx.contains(kernel) {
                         return Err(format!("the PTX has no entry {kernel}").into());
+                    }
+                }
+                // Every tree and permutation kernel bounded to 128 threads and 4 blocks per SM
+                // (`.maxntid`, `.minnctapersm`); on one architecture, another tuning compiled
+                // with its bound.
+                let bounded = |ptx: &str, blocks: u32| {
+                    ptx.matches(&format!(".minnctapersm {blocks}")).count()
+                };
+                if bounded(&ptx, 4) < 24 || ptx.matches(".maxntid 128").count() < 24 {
+                    return Err("the tree kernels are not bounded to 128 threads × 4".into());
+                }
+                if arch == "90" {
+                    let tuned = compile_kernels_tuned(arch, KernelTuning { min_blocks: 2 })?;
+                    if bounded(&tuned, 2) < 24 || bounded(&tuned, 4) != 0 {
+                        return Err("the tuning's bound is not compiled in".into());
                     }
                 }
                 // For scripts/cuda-compile.sh, which assembles each with ptxas: NVRTC passes

@@ -19,7 +19,7 @@ use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 
 use crate::error::CudaError;
 use crate::info::DeviceInfo;
-use crate::kernels::{Poseidon2Constants, device_source_with};
+use crate::kernels::{KernelTuning, Poseidon2Constants, device_source_with};
 
 /// A buffer of 64-bit words on the device.
 pub(crate) type Buffer = CudaSlice<u64>;
@@ -108,15 +108,21 @@ pub(crate) fn nvrtc_present() -> bool {
 /// Compiles the kernels with the Poseidon2 round constants `constants` to PTX for the virtual
 /// architecture `compute_<arch>` (e.g. "90"), without a device (CI's check that every kernel
 /// compiles).
-pub(crate) fn compile(arch: &str, constants: &Poseidon2Constants) -> Result<String, CudaError> {
+pub(crate) fn compile(
+    arch: &str,
+    constants: &Poseidon2Constants,
+    tuning: KernelTuning,
+) -> Result<String, CudaError> {
     if !nvrtc_present() {
         return Err(CudaError::NoNvrtc);
     }
+    let mut options = vec![
+        format!("--gpu-architecture=compute_{arch}"),
+        "--std=c++17".to_string(),
+    ];
+    options.extend(tuning.nvrtc_options());
     let options = CompileOptions {
-        options: vec![
-            format!("--gpu-architecture=compute_{arch}"),
-            "--std=c++17".to_string(),
-        ],
+        options,
         name: Some("aurum.cu".to_string()),
         ..CompileOptions::default()
     };
@@ -175,8 +181,11 @@ pub(crate) struct Device {
 
 impl Device {
     /// Device 0, with the kernels compiled for it with the Poseidon2 round constants
-    /// `constants`.
-    pub(crate) fn open(constants: &Poseidon2Constants) -> Result<Self, CudaError> {
+    /// `constants` and `tuning`.
+    pub(crate) fn open(
+        constants: &Poseidon2Constants,
+        tuning: KernelTuning,
+    ) -> Result<Self, CudaError> {
         if !driver_present() {
             return Err(CudaError::NoDriver);
         }
@@ -194,7 +203,7 @@ impl Device {
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(driver("reading the multiprocessor count"))?;
         let start = Instant::now();
-        let ptx = compile(&format!("{major}{minor}"), constants)?;
+        let ptx = compile(&format!("{major}{minor}"), constants, tuning)?;
         let compiled = start.elapsed();
         let module = ctx
             .load_module(cudarc::nvrtc::Ptx::from_src(ptx))

@@ -66,7 +66,7 @@ impl GpuCommitEngine {
         constants: &Poseidon2Constants,
     ) -> Result<Option<Self>, CudaError> {
         Ok(
-            crate::gpu_for_with(choice, elements, constants)?.map(|gpu| Self {
+            crate::gpu::gpu_for_with(choice, elements, constants)?.map(|gpu| Self {
                 gpu,
                 required: choice == DeviceChoice::Cuda,
                 jobs: AtomicUsize::new(0),

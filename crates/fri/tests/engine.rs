@@ -273,18 +273,29 @@ fn proof<C: MerkleConfig>(pcs: &FriPcs<C>) -> Result<Vec<u8>, CommitError> {
 
 #[test]
 fn an_engine_computing_the_same_values_gives_the_same_proof() {
-    for preset in [Preset::Poseidon2W8, Preset::Plonky2] {
-        for cap_height in [0, 2] {
-            with_preset!(preset, |config| {
-                let cpu = FriPcs::new(config.clone(), params())
-                    .unwrap()
-                    .with_cap_height(cap_height);
-                let engine = Reference::new(Behaviour::Compute);
-                let with_engine = cpu.clone().with_engine(engine.clone());
-                assert_eq!(with_engine.engine_preset(), Some(preset));
-                assert_eq!(proof(&with_engine).unwrap(), proof(&cpu).unwrap());
-                assert_eq!(engine.calls.load(Ordering::Relaxed), 1);
-            });
+    // An engine of input commitments only (its trees declined, the trait's default), and one
+    // computing the commit phase's trees too.
+    for tree_behaviour in [Behaviour::Decline, Behaviour::Compute] {
+        for preset in [Preset::Poseidon2W8, Preset::Plonky2] {
+            for cap_height in [0, 2] {
+                with_preset!(preset, |config| {
+                    let cpu = FriPcs::new(config.clone(), params())
+                        .unwrap()
+                        .with_cap_height(cap_height);
+                    let engine = Reference::with_trees(Behaviour::Compute, tree_behaviour);
+                    let with_engine = cpu.clone().with_engine(engine.clone());
+                    assert_eq!(with_engine.engine_preset(), Some(preset));
+                    let (made, _) = proof_of(&with_engine).unwrap();
+                    assert!(!made.commit_phase_commits.is_empty());
+                    assert_eq!(proof(&with_engine).unwrap(), proof(&cpu).unwrap());
+                    // Each of the two proofs: one input commitment, a tree per folded codeword.
+                    assert_eq!(engine.calls.load(Ordering::Relaxed), 2);
+                    assert_eq!(
+                        engine.tree_calls.load(Ordering::Relaxed),
+                        2 * made.commit_phase_commits.len()
+                    );
+                });
+            }
         }
     }
 }
@@ -366,29 +377,6 @@ fn an_engine_with_the_configurations_own_constants_takes_it() {
         .unwrap()
         .with_engine(engine);
     assert_eq!(w12.engine_preset(), Some(Preset::Poseidon2W12));
-}
-
-#[test]
-fn an_engine_computing_the_commit_phase_trees_gives_the_same_proof() {
-    for preset in [Preset::Poseidon2W8, Preset::Plonky2] {
-        for cap_height in [0, 2] {
-            with_preset!(preset, |config| {
-                let cpu = FriPcs::new(config.clone(), params())
-                    .unwrap()
-                    .with_cap_height(cap_height);
-                let engine = Reference::with_trees(Behaviour::Compute, Behaviour::Compute);
-                let with_engine = cpu.clone().with_engine(engine.clone());
-                let (made, _) = proof_of(&with_engine).unwrap();
-                assert!(!made.commit_phase_commits.is_empty());
-                assert_eq!(proof(&with_engine).unwrap(), proof(&cpu).unwrap());
-                // One tree per folded codeword, each proof.
-                assert_eq!(
-                    engine.tree_calls.load(Ordering::Relaxed),
-                    2 * made.commit_phase_commits.len()
-                );
-            });
-        }
-    }
 }
 
 #[test]

@@ -3,7 +3,8 @@
 # 12 and 16, plonky2's Poseidon), without a GPU: the kernels compiled to PTX by NVRTC (as the
 # library does at run time), assembled for compute 9.0 (Hopper) by ptxas and disassembled by
 # cuobjdump (all three from NVIDIA's PyPI wheels, unpacked into target/), then each kernel's
-# round loops weighted by their trip counts (4 full, 22 partial, 4 full rounds).
+# round loops weighted by their trip counts (Poseidon2: 4 full, 22 partial, 4 full rounds;
+# Poseidon: 3 full rounds looped, the fourth straight, 22 partial, 4 full).
 #
 # The counts are split by the pipe that issues them. On Hopper (compute 9.0) an SM issues one
 # warp instruction per clock on each of its four schedulers, and the integer work goes to two
@@ -84,8 +85,16 @@ print(f"ceiling they set on {sms} SMs at {ghz} GHz (64 ALU and 64 IMAD lanes, 12
 print("per SM and clock):")
 print(f"{'kernel':24} {'ALU':>7} {'IMAD':>7} {'other':>6} {'all':>7} {'G perm/s':>9}")
 counted = {}
-for kernel in ("poseidon2_w8_permute", "poseidon2_w12_permute", "poseidon2_w16_permute",
-               "poseidon_permute_states"):
+# Each kernel's three round loops and their trip counts: Poseidon2's initial full, partial and
+# final full rounds; Poseidon's first three full rounds (the fourth, with the partial rounds'
+# first layer, is straight code between the loops), its partial and its final full rounds.
+trips = {
+    "poseidon2_w8_permute": (4, 22, 4),
+    "poseidon2_w12_permute": (4, 22, 4),
+    "poseidon2_w16_permute": (4, 22, 4),
+    "poseidon_permute_states": (3, 22, 4),
+}
+for kernel in trips:
     ins = instructions(kernel)
     loops = []
     for addr, op, t in ins:
@@ -102,7 +111,7 @@ for kernel in ("poseidon2_w8_permute", "poseidon2_w12_permute", "poseidon2_w16_p
     for addr, op, _ in ins:
         if not outer[0] <= addr <= outer[1]:
             continue
-        weight = next((n for (s, e), n in zip(inner, (4, 22, 4)) if s <= addr <= e), 1)
+        weight = next((n for (s, e), n in zip(inner, trips[kernel]) if s <= addr <= e), 1)
         counts[pipe(op)] += weight
     total = sum(counts.values())
     counted[kernel] = dict(counts, all=total)

@@ -55,6 +55,9 @@ static inline u32 gl_ptx_madc_hi_cc(u32 a, u32 b, u32 c, u32 &cf) {
 static inline u32 gl_ptx_madc_hi(u32 a, u32 b, u32 c, u32 cf) {
     return gl_ptx_mul_hi(a, b) + c + cf;
 }
+static inline u32 gl_ptx_madc_lo_cc(u32 a, u32 b, u32 c, u32 &cf) {
+    return gl_ptx_addc_cc(gl_ptx_mul_lo(a, b), c, cf);
+}
 #endif
 
 // x mod p for any 64-bit x (x < 2p always holds).
@@ -287,6 +290,102 @@ AURUM_DEV u64 gl_neg_lazy(u64 x) {
     m = gl_ptx_subc(0, 0, cf);
     r0 = gl_ptx_sub_cc(r0, m, cf);
     r1 = gl_ptx_subc(r1, 0, cf);
+    return ((u64)r1 << 32) | r0;
+}
+#endif
+
+// A sum of full products kept exact, for dot products with general (64-bit) coefficients:
+// r0 + r1·2^32 + r2·2^64 + r3·2^96 + r4·2^128, r4 counting the carries past 2^128 (below the
+// number of products added, which gl_acc_reduce wants below 2^31).
+struct gl_acc {
+    u32 r0, r1, r2, r3, r4;
+};
+
+// The accumulator holding lazy x.
+AURUM_DEV gl_acc gl_acc_of(u64 x) { return gl_acc{(u32)x, (u32)(x >> 32), 0, 0, 0}; }
+
+// acc + a·b exactly, for lazy a, b: the four 32 × 32-bit products added into their limbs with
+// carries, a0·b0 and a1·b1 in one chain (they share no limb), then a0·b1 and a1·b0, each
+// carrying up into r4.
+#ifdef AURUM_PTX
+AURUM_DEV gl_acc gl_acc_mac(gl_acc acc, u64 a, u64 b) {
+    // Register arithmetic only.
+    asm("mad.lo.cc.u32 %0, %5, %7, %0;\n\t"
+        "madc.hi.cc.u32 %1, %5, %7, %1;\n\t"
+        "madc.lo.cc.u32 %2, %6, %8, %2;\n\t"
+        "madc.hi.cc.u32 %3, %6, %8, %3;\n\t"
+        "addc.u32 %4, %4, 0;\n\t"
+        "mad.lo.cc.u32 %1, %5, %8, %1;\n\t"
+        "madc.hi.cc.u32 %2, %5, %8, %2;\n\t"
+        "addc.cc.u32 %3, %3, 0;\n\t"
+        "addc.u32 %4, %4, 0;\n\t"
+        "mad.lo.cc.u32 %1, %6, %7, %1;\n\t"
+        "madc.hi.cc.u32 %2, %6, %7, %2;\n\t"
+        "addc.cc.u32 %3, %3, 0;\n\t"
+        "addc.u32 %4, %4, 0;"
+        : "+r"(acc.r0), "+r"(acc.r1), "+r"(acc.r2), "+r"(acc.r3), "+r"(acc.r4)
+        : "r"((u32)a), "r"((u32)(a >> 32)), "r"((u32)b), "r"((u32)(b >> 32)));
+    return acc;
+}
+#else
+AURUM_DEV gl_acc gl_acc_mac(gl_acc acc, u64 a, u64 b) {
+    const u32 a0 = (u32)a, a1 = (u32)(a >> 32), b0 = (u32)b, b1 = (u32)(b >> 32);
+    u32 cf;
+    acc.r0 = gl_ptx_mad_lo_cc(a0, b0, acc.r0, cf);
+    acc.r1 = gl_ptx_madc_hi_cc(a0, b0, acc.r1, cf);
+    acc.r2 = gl_ptx_madc_lo_cc(a1, b1, acc.r2, cf);
+    acc.r3 = gl_ptx_madc_hi_cc(a1, b1, acc.r3, cf);
+    acc.r4 = gl_ptx_addc(acc.r4, 0, cf);
+    acc.r1 = gl_ptx_mad_lo_cc(a0, b1, acc.r1, cf);
+    acc.r2 = gl_ptx_madc_hi_cc(a0, b1, acc.r2, cf);
+    acc.r3 = gl_ptx_addc_cc(acc.r3, 0, cf);
+    acc.r4 = gl_ptx_addc(acc.r4, 0, cf);
+    acc.r1 = gl_ptx_mad_lo_cc(a1, b0, acc.r1, cf);
+    acc.r2 = gl_ptx_madc_hi_cc(a1, b0, acc.r2, cf);
+    acc.r3 = gl_ptx_addc_cc(acc.r3, 0, cf);
+    acc.r4 = gl_ptx_addc(acc.r4, 0, cf);
+    return acc;
+}
+#endif
+
+// acc mod p, lazy, as gl_mul_lazy reduces its product: with X = r1·2^32 + r0 and
+// T = r4·2^32 + r3 (2^96 ≡ −1, 2^128 ≡ −2^32), acc ≡ X − T + r2·(2^32 − 1).
+// 1. X − T; a borrow added 2^64 ≡ 2^32 − 1, so take 2^32 − 1 off again — what a borrow leaves
+//    is above 2^64 − T > 2^63 (r4 < 2^31), so that cannot borrow;
+// 2. + r2·(2^32 − 1); a carry dropped 2^64 ≡ 2^32 − 1, so add it back — the sum left is at
+//    most (2^32 − 1)^2 − 1 then, so that cannot carry.
+#ifdef AURUM_PTX
+AURUM_DEV u64 gl_acc_reduce(gl_acc acc) {
+    u32 r0, r1, m;
+    // Register arithmetic only.
+    asm("sub.cc.u32 %0, %3, %6;\n\t"
+        "subc.cc.u32 %1, %4, %7;\n\t"
+        "subc.u32 %2, 0, 0;\n\t"
+        "sub.cc.u32 %0, %0, %2;\n\t"
+        "subc.u32 %1, %1, 0;\n\t"
+        "mad.lo.cc.u32 %0, %5, %8, %0;\n\t"
+        "madc.hi.cc.u32 %1, %5, %8, %1;\n\t"
+        "subc.u32 %2, 0, 0;\n\t"
+        "add.cc.u32 %0, %0, %2;\n\t"
+        "addc.u32 %1, %1, 0;"
+        : "=&r"(r0), "=&r"(r1), "=&r"(m)
+        : "r"(acc.r0), "r"(acc.r1), "r"(acc.r2), "r"(acc.r3), "r"(acc.r4), "r"(0xFFFFFFFFu));
+    return ((u64)r1 << 32) | r0;
+}
+#else
+AURUM_DEV u64 gl_acc_reduce(gl_acc acc) {
+    const u32 e = 0xFFFFFFFFu;
+    u32 cf, r0, r1, m;
+    r0 = gl_ptx_sub_cc(acc.r0, acc.r3, cf);
+    r1 = gl_ptx_subc_cc(acc.r1, acc.r4, cf);
+    m = gl_ptx_subc(0, 0, cf);
+    r0 = gl_ptx_sub_cc(r0, m, cf);
+    r1 = gl_ptx_subc(r1, 0, cf);
+    r0 = gl_ptx_mad_lo_cc(acc.r2, e, r0, cf);
+    r1 = gl_ptx_madc_hi_cc(acc.r2, e, r1, cf);
+    m = gl_ptx_subc(0, 0, cf);
+    r0 = gl_ptx_add_cc(r0, m, cf);
+    r1 = gl_ptx_addc(r1, 0, cf);
     return ((u64)r1 << 32) | r0;
 }
 #endif

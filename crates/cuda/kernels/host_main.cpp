@@ -61,7 +61,7 @@ static void compress_pairs(u64 n) {
 
 // What tests/host_kernels.rs checks of goldilocks.cuh for a pair of 64-bit values a, b (in
 // this order: the Rust side lists the same).
-#define FIELD_OUTPUTS 21
+#define FIELD_OUTPUTS 29
 static void field_pair(u64 a, u64 b) {
     const u64 bc = gl_canonical(b);
     const gl_wide w = gl_wide_of(a, b);
@@ -70,6 +70,11 @@ static void field_pair(u64 a, u64 b) {
     const gl_wide m3 = gl_mac_wide(a, b, 3);
     const gl_wide mbig = gl_mac_wide(a, b, 0xFFFFFFFDu);
     const u64 sixteen[16] = {a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b};
+    const gl_acc acc1 = gl_acc_mac(gl_acc_of(a), a, b);
+    gl_acc acc12 = gl_acc_of(b);
+    for (int i = 0; i < 12; i++) acc12 = gl_acc_mac(acc12, a, b);
+    const auto low = [](gl_acc c) { return ((u64)c.r1 << 32) | c.r0; };
+    const auto mid = [](gl_acc c) { return ((u64)c.r3 << 32) | c.r2; };
     const u64 out[FIELD_OUTPUTS] = {
         gl_mul_lazy(a, b),
         gl_fold(gl_wide{a, (u32)((b >> 32) % 0xFFFFFFFFULL)}),
@@ -82,6 +87,8 @@ static void field_pair(u64 a, u64 b) {
         gl_pow7_lazy(a),
         gl_sum_lazy(sixteen, 16),
         gl_mul(a, b),
+        gl_acc_reduce(acc1), low(acc1), mid(acc1), acc1.r4,
+        gl_acc_reduce(acc12), low(acc12), mid(acc12), acc12.r4,
     };
     print_values(out, FIELD_OUTPUTS);
 }

@@ -2,10 +2,10 @@
 // of TREE_THREADS threads (its BLOCK).
 //
 // Each kernel is bounded to leave room for TREE_MIN_BLOCKS blocks per SM: at most
-// 65536 / (128 · 4) = 128 registers per thread. Without the bound ptxas gives plonky2's
-// Poseidon (dense MDS, lazy wide sums) all 255 registers, so only two blocks — eight warps —
-// fit an SM; capped at 128 it needs no spills and about 3 % more instructions (counted for
-// compute 9.0), and four blocks fit. The Poseidon2 kernels stay below the cap (48 to 92).
+// 65536 / (128 · 4) = 128 registers per thread. Left free, ptxas spends registers for
+// scheduling freedom — Poseidon with dense partial rounds took all 255, two blocks (eight
+// warps) per SM, and Poseidon2 width 16's leaves take 142 with room for one block — while under
+// the bound none spills (compute 9.0: Poseidon2 48–92, Poseidon 92–106 registers).
 // `KernelTuning` (src/kernels.rs) compiles them with another bound, to measure it.
 #define TREE_THREADS 128
 #ifndef TREE_MIN_BLOCKS

@@ -10,7 +10,8 @@
 use core::fmt::Write;
 
 use aurum_goldilocks::Goldilocks;
-use aurum_poseidon::constants::{ROUND_CONSTANTS, mds_matrix};
+use aurum_poseidon::FastConstants;
+use aurum_poseidon::constants::mds_matrix;
 use aurum_poseidon2::{LinearLayers, Plonky3Layers, Poseidon2Goldilocks, RoundConstants};
 
 const GOLDILOCKS: &str = include_str!("../kernels/goldilocks.cuh");
@@ -269,10 +270,37 @@ fn constants(poseidon2: &Poseidon2Constants) -> String {
     poseidon2_constants(&mut out, &poseidon2.permutation::<8>());
     poseidon2_constants(&mut out, &poseidon2.permutation::<12>());
     poseidon2_constants(&mut out, &poseidon2.permutation::<16>());
-    let rc: Vec<u64> = ROUND_CONSTANTS.iter().map(|&c| canonical(c)).collect();
-    array(&mut out, "POSEIDON_RC", &rc);
     let mds: Vec<u64> = mds_matrix().iter().flatten().copied().collect();
     array(&mut out, "POSEIDON_MDS", &mds);
+    let fast = FastConstants::get();
+    let words = |values: &mut dyn Iterator<Item = &Goldilocks>| -> Vec<u64> {
+        values.map(|x| x.as_canonical_u64()).collect()
+    };
+    array(
+        &mut out,
+        "POSEIDON_FULL_RC",
+        &words(&mut fast.full.iter().flatten()),
+    );
+    array(
+        &mut out,
+        "POSEIDON_PARTIAL_RC",
+        &words(&mut fast.partial.iter()),
+    );
+    array(
+        &mut out,
+        "POSEIDON_FIRST_MATRIX",
+        &words(&mut fast.first_partial_matrix.iter().flatten()),
+    );
+    array(
+        &mut out,
+        "POSEIDON_PARTIAL_ROWS",
+        &words(&mut fast.partial_rows.iter().flatten()),
+    );
+    array(
+        &mut out,
+        "POSEIDON_PARTIAL_COLS",
+        &words(&mut fast.partial_cols.iter().flatten()),
+    );
     out
 }
 
@@ -296,10 +324,6 @@ where
     array(out, &format!("P2W{W}_EXT"), &external);
     array(out, &format!("P2W{W}_INT"), &internal);
     array(out, &format!("P2W{W}_DIAG"), &diagonal);
-}
-
-fn canonical(x: u64) -> u64 {
-    Goldilocks::from_u64(x).as_canonical_u64()
 }
 
 /// `AURUM_CONST u64 NAME[n] = { … };`

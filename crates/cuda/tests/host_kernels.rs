@@ -218,7 +218,7 @@ fn check_field() -> Result<(), Failed> {
         push_values(&mut request, [a, b]);
     }
     let answer = ask(&request);
-    const OUTPUTS: usize = 21;
+    const OUTPUTS: usize = 29;
     if answer.len() != pairs.len() * OUTPUTS {
         return Err(format!("{} values for {} pairs", answer.len(), pairs.len()).into());
     }
@@ -232,8 +232,16 @@ fn check_field() -> Result<(), Failed> {
         let (a128, b128) = (u128::from(a), u128::from(b));
         let bc = m(b128);
         let fold_hi = (b >> 32) % 0xFFFF_FFFF;
+        // The accumulators: a + a·b (below 2^128) and b + 12·a·b, as 128 low bits and the
+        // carries past them.
+        let ab = a128 * b128;
+        let acc1 = a128 + ab;
+        let (twelve_lo, twelve_hi) = ((ab & u128::from(u64::MAX)) * 12, (ab >> 64) * 12);
+        let (low, carry1) = twelve_lo.overflowing_add(twelve_hi << 64);
+        let (acc12, carry2) = low.overflowing_add(b128);
+        let acc12_top = (twelve_hi >> 64) + u128::from(carry1) + u128::from(carry2);
         // (name, got, expected residue or exact value, exact, canonical)
-        let checks: [(&str, u128, u128, bool, bool); 17] = [
+        let checks: [(&str, u128, u128, bool, bool); 23] = [
             (
                 "gl_mul_lazy",
                 got[0].into(),
@@ -304,6 +312,30 @@ fn check_field() -> Result<(), Failed> {
                 false,
             ),
             ("gl_mul", got[20].into(), m(m(a128) * m(b128)), false, true),
+            ("gl_acc_reduce (1)", got[21].into(), m(acc1), false, false),
+            ("gl_acc_mac (1)", wide(got[22], got[23]), acc1, true, false),
+            ("gl_acc_mac (1) carries", got[24].into(), 0, true, false),
+            (
+                "gl_acc_reduce (12)",
+                got[25].into(),
+                m(m(b128) + 12 * m(ab)),
+                false,
+                false,
+            ),
+            (
+                "gl_acc_mac (12)",
+                wide(got[26], got[27]),
+                acc12,
+                true,
+                false,
+            ),
+            (
+                "gl_acc_mac (12) carries",
+                got[28].into(),
+                acc12_top,
+                true,
+                false,
+            ),
             (
                 "wide hi bounds",
                 u128::from(got[11] < 1 << 32),

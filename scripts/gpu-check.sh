@@ -55,6 +55,17 @@ find_libraries() {
   export LD_LIBRARY_PATH="$joined${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 }
 
+# Runs a step with a time limit, so a hung kernel or copy costs one step, not the device's
+# whole lease: `limited SECONDS command...`, the command's status (124 when it ran out).
+limited() {
+  local seconds=$1
+  shift
+  timeout --kill-after=10 "$seconds" "$@"
+  local rc=$?
+  [ "$rc" -eq 124 ] && echo "gpu-check: $1 ran past ${seconds} s and was stopped" >&2
+  return "$rc"
+}
+
 run_bundle() {
   [ -x "$bundle/gpu-tests" ] || { echo "gpu-check: no $bundle (run: scripts/gpu-check.sh bundle)" >&2; exit 1; }
   find_libraries
@@ -63,13 +74,14 @@ run_bundle() {
   # Both run even when the first fails (one trip to a GPU machine shows everything).
   local status=0
   echo "== GPU tests"
-  AURUM_REQUIRE_GPU=1 AURUM_REQUIRE_NVRTC=1 "$bundle/gpu-tests" --test-threads 1 || status=1
+  AURUM_REQUIRE_GPU=1 AURUM_REQUIRE_NVRTC=1 limited 180 "$bundle/gpu-tests" --test-threads 1 ||
+    status=1
   echo "== CLI on the GPU"
   "$bundle/aurum" info | grep -E '^(backend|device|threads):' || status=1
   local preset gpu cpu
   for preset in poseidon2-w8 poseidon2-w12 poseidon2-w16 plonky2 polygon; do
-    gpu=$(AURUM_DEVICE=cuda "$bundle/aurum" commit --rows 1048576 --cols 12 --cap-height 3 \
-      --preset "$preset") || { status=1; continue; }
+    gpu=$(AURUM_DEVICE=cuda limited 60 "$bundle/aurum" commit --rows 1048576 --cols 12 \
+      --cap-height 3 --preset "$preset") || { status=1; continue; }
     cpu=$(AURUM_DEVICE=cpu "$bundle/aurum" commit --rows 1048576 --cols 12 --cap-height 3 \
       --preset "$preset") || { status=1; continue; }
     echo "$gpu" | grep -E '^(device|time):' | tr '\n' ' '
@@ -87,7 +99,8 @@ run_bundle() {
   # CPU (`aurum gen` writes the matrix `commit --rows --cols` generates).
   local file="${TMPDIR:-/tmp}/aurum-gpu-check-input.bin"
   "$bundle/aurum" gen --rows 3000000 --cols 12 --out "$file" >/dev/null || status=1
-  gpu=$(AURUM_DEVICE=cuda "$bundle/aurum" commit --input "$file" --cols 12) || status=1
+  gpu=$(AURUM_DEVICE=cuda limited 60 "$bundle/aurum" commit --input "$file" --cols 12) ||
+    status=1
   cpu=$(AURUM_DEVICE=cpu "$bundle/aurum" commit --rows 3000000 --cols 12) || status=1
   if [ "$(echo "$gpu" | grep '^root:')" = "$(echo "$cpu" | grep '^root:')" ] &&
     echo "$gpu" | grep -q '^root:'; then
@@ -100,8 +113,8 @@ run_bundle() {
   # (root, cap, opened values, proof; no timings) equals the CPU's byte for byte.
   local proofs="${TMPDIR:-/tmp}/aurum-gpu-check-fri"
   for preset in poseidon2-w8 poseidon2-w16; do
-    gpu=$(AURUM_DEVICE=cuda "$bundle/aurum" fri --rows 1048576 --cols 8 --preset "$preset" \
-      --out "$proofs-gpu.json") || { status=1; continue; }
+    gpu=$(AURUM_DEVICE=cuda limited 60 "$bundle/aurum" fri --rows 1048576 --cols 8 \
+      --preset "$preset" --out "$proofs-gpu.json") || { status=1; continue; }
     cpu=$(AURUM_DEVICE=cpu "$bundle/aurum" fri --rows 1048576 --cols 8 --preset "$preset" \
       --out "$proofs-cpu.json") || { status=1; continue; }
     echo "$gpu" | grep -E '^(device|Merkle tree|commit phase|total):' | tr -s ' ' | tr '\n' ' '
@@ -117,18 +130,20 @@ run_bundle() {
   done
   rm -f "$proofs-gpu.json" "$proofs-cpu.json"
   echo "== GPU benchmark"
-  "$bundle/gpu-bench" "$@" || status=1
+  limited 180 "$bundle/gpu-bench" "$@" || status=1
   echo "== aurum bench with the GPU (quick)"
   # The record lands in $OUT where the device tool sets it (it comes back), else the bundle.
-  AURUM_DEVICE=cuda "$bundle/aurum" bench --quick --label gpu-host \
+  AURUM_DEVICE=cuda limited 120 "$bundle/aurum" bench --quick --label gpu-host \
     --out "${OUT:-$bundle}/bench-gpu-host.json" || status=1
   echo "== Keccak STARK, aurum-fri committing on the GPU"
   # Identity on one thread (small), then timed rounds on every core.
-  AURUM_DEVICE=cuda "$bundle/keccak-prove" --log-rows 11 --runs 1 || status=1
-  AURUM_DEVICE=cuda "$bundle/keccak-prove" --fixed-constants --log-rows 11 --runs 1 ||
+  AURUM_DEVICE=cuda limited 90 "$bundle/keccak-prove" --log-rows 11 --runs 1 || status=1
+  AURUM_DEVICE=cuda limited 90 "$bundle/keccak-prove" --fixed-constants --log-rows 11 --runs 1 ||
     status=1
-  AURUM_DEVICE=cuda "$bundle/keccak-prove" --log-rows 16 --runs 3 --no-identity || status=1
-  AURUM_DEVICE=cpu "$bundle/keccak-prove" --log-rows 16 --runs 1 --no-identity || status=1
+  AURUM_DEVICE=cuda limited 120 "$bundle/keccak-prove" --log-rows 16 --runs 3 --no-identity ||
+    status=1
+  AURUM_DEVICE=cpu limited 90 "$bundle/keccak-prove" --log-rows 16 --runs 1 --no-identity ||
+    status=1
   [ "$status" -eq 0 ] && echo "gpu-check: passed" || echo "gpu-check: FAILED"
   return "$status"
 }

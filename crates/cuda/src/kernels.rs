@@ -359,21 +359,6 @@ mod tests {
         );
     }
 
-    /// The block sizes the launches use are the ones the kernels are written and bounded for.
-    #[test]
-    fn block_sizes_match_the_kernels() {
-        let source = device_source();
-        for (define, threads) in [
-            ("TREE_THREADS", crate::backend::BLOCK),
-            ("NTT_THREADS", crate::backend::NTT_THREADS),
-        ] {
-            assert!(
-                source.contains(&format!("#define {define} {threads}\n")),
-                "{define} is not {threads}"
-            );
-        }
-    }
-
     /// `poseidon_mds` splits each input into 32-bit halves and sums up to 12 products per half
     /// in 64 bits: that needs entries below 2^6 (sums below 2^42).
     #[test]

@@ -39,7 +39,7 @@ pub(crate) const SLOTS: usize = 3;
 
 /// Threads per block of the tree and permutation kernels (`TREE_THREADS` in
 /// kernels/merkle.cu, which bounds them to it).
-pub(crate) const BLOCK: u32 = 128;
+const BLOCK: u32 = 128;
 
 /// The kernels' names, loaded once when the device is opened.
 const KERNELS: &[&str] = &[
@@ -72,7 +72,7 @@ const KERNELS: &[&str] = &[
 ];
 
 /// Threads per block of `ntt_pass` (`NTT_THREADS` in kernels/ntt.cuh).
-pub(crate) const NTT_THREADS: u32 = 256;
+const NTT_THREADS: u32 = 256;
 
 /// The kernels' name prefix of a preset.
 fn prefix(preset: Preset) -> &'static str {
@@ -694,5 +694,22 @@ impl Device {
         let out = f()?;
         self.synchronize()?;
         Ok((out, start.elapsed()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The block sizes the launches use are the ones the kernels are written and bounded for.
+    #[test]
+    fn block_sizes_match_the_kernels() {
+        let source = crate::kernels::device_source();
+        for (define, threads) in [("TREE_THREADS", BLOCK), ("NTT_THREADS", NTT_THREADS)] {
+            assert!(
+                source.contains(&format!("#define {define} {threads}\n")),
+                "{define} is not {threads}"
+            );
+        }
     }
 }

@@ -67,6 +67,10 @@ RUNS=(
 CRATES=(aurum-goldilocks aurum-sve aurum-symmetric aurum-poseidon aurum-poseidon2 aurum-merkle
   aurum-ntt aurum-fri aurum-bench aurum-cli)
 
+# Seconds one test binary may run under qemu (a whole CPU model's run, every binary, takes
+# under 100 s).
+BINARY_LIMIT=${AURUM_QEMU_BINARY_LIMIT:-300}
+
 log() { echo "test-aarch64: $*"; }
 die() { echo "test-aarch64: ERROR: $*" >&2; exit 1; }
 
@@ -146,9 +150,25 @@ for run in "${selected[@]}"; do
       IFS=$'\t' read -r exe dir <<<"$entry"
       [ "$cli" = yes ] || [ "$dir" != "$cli_dir" ] || continue
       echo "     Running ${exe#"$PWD/"} (in ${dir#"$PWD/"})"
-      # As cargo runs a test: from its package's folder, through the runner (the emulator).
-      (cd "$dir" && env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" CARGO_MANIFEST_DIR="$dir" \
-        qemu-aarch64-static "$exe" "${HEAVY_SKIP_ARGS[@]}")
+      # As cargo runs a test: from its package's folder, through the runner (the emulator),
+      # under a time limit: a test that starts a process forks the emulator, and a fork of a
+      # multi-threaded program under qemu-user can deadlock before its exec (qemu's own locks,
+      # held by another thread at the fork) — seen once here, a CLI test waiting on a child that
+      # never ran. A binary that runs past the limit is run once more; a second hang, or any
+      # failure, fails the step.
+      for attempt in 1 2; do
+        rc=0
+        (cd "$dir" && env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" CARGO_MANIFEST_DIR="$dir" \
+          timeout --kill-after=10 "$BINARY_LIMIT" qemu-aarch64-static "$exe" "${HEAVY_SKIP_ARGS[@]}") ||
+          rc=$?
+        [ "$rc" -eq 0 ] && break
+        if { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; } && [ "$attempt" -eq 1 ]; then
+          log "${exe#"$PWD/"} ran past ${BINARY_LIMIT} s under qemu -cpu $cpu (a forked emulator" \
+            "deadlocked before its exec?): running it once more"
+          continue
+        fi
+        die "${exe#"$PWD/"} failed under qemu -cpu $cpu (status $rc)"
+      done
     done
     if [ "$doc_done" = 0 ]; then
       log "cargo test ${packages[*]} --doc (once) under qemu -cpu $cpu ${envs[*]}"

@@ -94,6 +94,30 @@ impl GpuCommitEngine {
         self.gpu
     }
 
+    /// A job of `elements` input elements, as the engine interface wants its outcome: unless
+    /// every job must run here, one below `min_elements` is left to the CPU without running and
+    /// one that does not fit the device's memory after trying; `job`'s result otherwise, counted
+    /// in `done` when it ran.
+    fn take<T>(
+        &self,
+        elements: usize,
+        min_elements: usize,
+        done: &AtomicUsize,
+        job: impl FnOnce() -> Result<T, CommitError>,
+    ) -> Result<Option<T>, String> {
+        if !self.required && elements < min_elements {
+            return Ok(None);
+        }
+        match job() {
+            Ok(result) => {
+                done.fetch_add(1, Ordering::Relaxed);
+                Ok(Some(result))
+            }
+            Err(CommitError::Cuda(CudaError::OutOfMemory { .. })) if !self.required => Ok(None),
+            Err(e) => Err(format!("GPU: {e}")),
+        }
+    }
+
     fn run(
         &self,
         preset: Preset,
@@ -160,18 +184,10 @@ impl CommitEngine for GpuCommitEngine {
         log_blowup: usize,
         dropped: usize,
     ) -> Result<Option<EngineCommit>, String> {
-        let elements: usize = matrices.iter().map(|m| m.values.len()).sum();
-        if !self.required && elements < AUTO_MIN_ELEMENTS {
-            return Ok(None);
-        }
-        match self.run(preset, matrices, log_blowup, dropped) {
-            Ok(done) => {
-                self.jobs.fetch_add(1, Ordering::Relaxed);
-                Ok(Some(done))
-            }
-            Err(CommitError::Cuda(CudaError::OutOfMemory { .. })) if !self.required => Ok(None),
-            Err(e) => Err(format!("GPU: {e}")),
-        }
+        let elements = matrices.iter().map(|m| m.values.len()).sum();
+        self.take(elements, AUTO_MIN_ELEMENTS, &self.jobs, || {
+            self.run(preset, matrices, log_blowup, dropped)
+        })
     }
 
     /// The tree over `matrices` from host memory ([`commit_on_device`]), its layers from
@@ -182,17 +198,9 @@ impl CommitEngine for GpuCommitEngine {
         matrices: &[Matrix<'_>],
         dropped: usize,
     ) -> Result<Option<TreeDigests>, String> {
-        let elements: usize = matrices.iter().map(|m| m.values().len()).sum();
-        if !self.required && elements < OPEN_TREE_MIN_ELEMENTS {
-            return Ok(None);
-        }
-        match commit_on_device(self.gpu, preset, matrices).and_then(|t| t.digests_above(dropped)) {
-            Ok(digests) => {
-                self.trees.fetch_add(1, Ordering::Relaxed);
-                Ok(Some(digests))
-            }
-            Err(CommitError::Cuda(CudaError::OutOfMemory { .. })) if !self.required => Ok(None),
-            Err(e) => Err(format!("GPU: {e}")),
-        }
+        let elements = matrices.iter().map(|m| m.values().len()).sum();
+        self.take(elements, OPEN_TREE_MIN_ELEMENTS, &self.trees, || {
+            commit_on_device(self.gpu, preset, matrices)?.digests_above(dropped)
+        })
     }
 }

@@ -136,7 +136,7 @@ impl ConstantsOf<16> for Poseidon2Constants {
 pub struct KernelTuning {
     /// Blocks of 128 threads the tree and permutation kernels leave room for on one SM
     /// (`__launch_bounds__`), which caps their registers at 65536 / (128 · `min_blocks`); 1 to
-    /// 16, default 4 (plonky2's Poseidon at 128 registers; unbounded, 255).
+    /// 16, default 4 (at most 128 registers; the kernels use 48–106 under it, compute 9.0).
     pub min_blocks: u32,
 }
 
@@ -273,34 +273,19 @@ fn constants(poseidon2: &Poseidon2Constants) -> String {
     let mds: Vec<u64> = mds_matrix().iter().flatten().copied().collect();
     array(&mut out, "POSEIDON_MDS", &mds);
     let fast = FastConstants::get();
-    let words = |values: &mut dyn Iterator<Item = &Goldilocks>| -> Vec<u64> {
-        values.map(|x| x.as_canonical_u64()).collect()
-    };
-    array(
-        &mut out,
-        "POSEIDON_FULL_RC",
-        &words(&mut fast.full.iter().flatten()),
-    );
-    array(
-        &mut out,
-        "POSEIDON_PARTIAL_RC",
-        &words(&mut fast.partial.iter()),
-    );
-    array(
-        &mut out,
-        "POSEIDON_FIRST_MATRIX",
-        &words(&mut fast.first_partial_matrix.iter().flatten()),
-    );
-    array(
-        &mut out,
-        "POSEIDON_PARTIAL_ROWS",
-        &words(&mut fast.partial_rows.iter().flatten()),
-    );
-    array(
-        &mut out,
-        "POSEIDON_PARTIAL_COLS",
-        &words(&mut fast.partial_cols.iter().flatten()),
-    );
+    for (name, values) in [
+        ("POSEIDON_FULL_RC", fast.full.as_flattened()),
+        ("POSEIDON_PARTIAL_RC", &fast.partial[..]),
+        (
+            "POSEIDON_FIRST_MATRIX",
+            fast.first_partial_matrix.as_flattened(),
+        ),
+        ("POSEIDON_PARTIAL_ROWS", fast.partial_rows.as_flattened()),
+        ("POSEIDON_PARTIAL_COLS", fast.partial_cols.as_flattened()),
+    ] {
+        let words: Vec<u64> = values.iter().map(|x| x.as_canonical_u64()).collect();
+        array(&mut out, name, &words);
+    }
     out
 }
 

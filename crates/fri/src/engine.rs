@@ -92,15 +92,17 @@ pub(crate) fn layers_match(digests: &TreeDigests, dims: &[Dimensions], dropped: 
         && (dropped == 0 || digests.layer(dropped - 1).is_none())
 }
 
-/// `engine`'s [`CommitEngine::tree`] over `matrices`, its shape checked: `Ok(None)` where the
-/// engine leaves the tree to the CPU, the engine's message where it failed or returned layers
-/// of another shape.
+/// `engine`'s [`CommitEngine::tree`] over `matrices` for its `preset`, its shape checked:
+/// `Ok(None)` where there is no engine or it leaves the tree to the CPU, the engine's message
+/// where it failed or returned layers of another shape.
 pub(crate) fn engine_tree(
-    engine: &dyn CommitEngine,
-    preset: Preset,
+    engine: Option<(&dyn CommitEngine, Preset)>,
     matrices: &[Matrix<'_>],
     dropped: usize,
 ) -> Result<Option<TreeDigests>, String> {
+    let Some((engine, preset)) = engine else {
+        return Ok(None);
+    };
     let Some(digests) = engine.tree(preset, matrices, dropped)? else {
         return Ok(None);
     };

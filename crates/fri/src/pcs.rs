@@ -186,7 +186,7 @@ impl<C: MerkleConfig> FriPcs<C> {
     /// CPU (no engine, or a configuration none of its trees computes).
     #[must_use]
     pub fn engine_preset(&self) -> Option<Preset> {
-        self.engine.as_ref().map(|(_, preset)| *preset)
+        self.engine().map(|(_, preset)| preset)
     }
 
     /// Commits with caps of height `cap_height` (lowered to a tree's depth for small trees).
@@ -230,9 +230,8 @@ impl<C: MerkleConfig> FriPcs<C> {
         timings: &mut Timings,
     ) -> Result<(Commitment, ProverData), CommitError> {
         self.check_inputs(&matrices)?;
-        if let Some((engine, preset)) = &self.engine
-            && let Some(done) =
-                self.commit_on_engine(engine.as_ref(), *preset, &matrices, timings)?
+        if let Some((engine, preset)) = self.engine()
+            && let Some(done) = self.commit_on_engine(engine, preset, &matrices, timings)?
         {
             return Ok(done);
         }
@@ -422,9 +421,8 @@ impl<C: MerkleConfig> FriPcs<C> {
         let (_, dropped) = self.tree_plan(&dims)?;
         let digests = debug_span!("build merkle tree", dimensions = %Shapes(&dims)).in_scope(
             || -> Result<TreeDigests, CommitError> {
-                if let Some(digests) = self
-                    .engine_tree(&views, dropped)
-                    .map_err(CommitError::Engine)?
+                if let Some(digests) =
+                    engine_tree(self.engine(), &views, dropped).map_err(CommitError::Engine)?
                 {
                     return Ok(digests);
                 }
@@ -434,17 +432,11 @@ impl<C: MerkleConfig> FriPcs<C> {
         Ok(self.prover_data(matrices, digests))
     }
 
-    /// The commit engine's tree over `matrices` ([`CommitEngine::tree`], checked), or `None`
-    /// where there is no engine or it leaves the tree to the CPU.
-    fn engine_tree(
-        &self,
-        matrices: &[Matrix<'_>],
-        dropped: usize,
-    ) -> Result<Option<TreeDigests>, String> {
-        match &self.engine {
-            Some((engine, preset)) => engine_tree(engine.as_ref(), *preset, matrices, dropped),
-            None => Ok(None),
-        }
+    /// The commit engine and the preset whose trees it builds, if there is one.
+    fn engine(&self) -> Option<(&dyn CommitEngine, Preset)> {
+        self.engine
+            .as_ref()
+            .map(|(engine, preset)| (engine.as_ref(), *preset))
     }
 
     /// The cap height of the tree over LDEs of `dims` and the digest layers it drops, or why
@@ -584,9 +576,7 @@ impl<C: MerkleConfig> FriPcs<C> {
         let fri_prover = info_span!("FRI prover").entered();
         let low_degree = prover::prove(
             &self.config,
-            self.engine
-                .as_ref()
-                .map(|(engine, preset)| (engine.as_ref(), *preset)),
+            self.engine(),
             &self.params,
             self.cap_height,
             inputs,

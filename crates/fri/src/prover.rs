@@ -168,10 +168,7 @@ fn codeword_tree<C: MerkleConfig>(
     matrix: Matrix<'_>,
     dropped: usize,
 ) -> Result<TreeDigests, OpenError> {
-    if let Some((engine, preset)) = engine
-        && let Some(digests) =
-            engine_tree(engine, preset, &[matrix], dropped).map_err(OpenError::Engine)?
-    {
+    if let Some(digests) = engine_tree(engine, &[matrix], dropped).map_err(OpenError::Engine)? {
         return Ok(digests);
     }
     let tree =

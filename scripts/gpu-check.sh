@@ -17,6 +17,12 @@
 #                                      driver and NVRTC (a CUDA toolkit, or the
 #                                      nvidia-cuda-nvrtc wheel), found on the usual paths
 #   scripts/gpu-check.sh               both, on one machine that has Rust and a GPU
+#   scripts/gpu-check.sh emulate       here, without a GPU: the same bundle built on aurum-cuda's
+#                                      host emulator (the kernels compiled by `c++`, run on the
+#                                      CPU; target/gpu-bundle-emulated) and run at small sizes,
+#                                      benchmarks left out: every check above but the GPU's own
+#                                      (NVRTC, its ordering of copies and kernels, its speed), so
+#                                      a lent GPU's few minutes are not lost to this script
 #
 # `run` sets AURUM_REQUIRE_GPU=1 and AURUM_REQUIRE_NVRTC=1, so a missing device or NVRTC fails
 # the tests instead of reporting them ignored. It takes about 4 minutes on an H200 (quick: 3).
@@ -24,19 +30,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bundle=target/gpu-bundle
 
+# Builds the bundle; with `emulated`, on the host emulator, in its own target folder (the
+# feature changes aurum-cuda and everything above it).
 build_bundle() {
+  local features=() target=target
+  if [ "${1:-}" = emulated ]; then
+    features=(--features aurum-cuda/emulator)
+    target=target/emulator
+    export CARGO_TARGET_DIR=$target
+  fi
   mkdir -p "$bundle"
   local test_binary
-  test_binary=$(cargo test --release -p aurum-cuda --test gpu --no-run --message-format=json 2>/dev/null |
+  test_binary=$(cargo test --release -p aurum-cuda "${features[@]}" --test gpu --no-run \
+    --message-format=json 2>/dev/null |
     sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
   [ -n "$test_binary" ] || { echo "gpu-check: the test binary was not built" >&2; exit 1; }
   cp "$test_binary" "$bundle/gpu-tests"
-  cargo build --release -p aurum-cuda --example gpu_bench
-  cp target/release/examples/gpu_bench "$bundle/gpu-bench"
-  cargo build --release -p aurum-cli
-  cp target/release/aurum "$bundle/aurum"
-  cargo build --release -p aurum-p3 --example keccak_prove
-  cp target/release/examples/keccak_prove "$bundle/keccak-prove"
+  cargo build --release -p aurum-cuda "${features[@]}" --example gpu_bench
+  cp "$target/release/examples/gpu_bench" "$bundle/gpu-bench"
+  cargo build --release -p aurum-cli "${features[@]}"
+  cp "$target/release/aurum" "$bundle/aurum"
+  cargo build --release -p aurum-p3 "${features[@]}" --example keccak_prove
+  cp "$target/release/examples/keccak_prove" "$bundle/keccak-prove"
   strip "$bundle"/* 2>/dev/null || true
   ls -l "$bundle"
 }
@@ -66,7 +81,16 @@ limited() {
   return "$rc"
 }
 
+# Runs the bundle; with `emulated` (the host emulator's bundle) at small sizes, without NVRTC
+# and without the benchmarks.
 run_bundle() {
+  local emulated="" require_nvrtc=1
+  local commit_rows=1048576 file_rows=3000000 fri_rows=1048576
+  if [ "${1:-}" = emulated ]; then
+    shift
+    emulated=1 require_nvrtc=0
+    commit_rows=16384 file_rows=40000 fri_rows=16384
+  fi
   [ -x "$bundle/gpu-tests" ] || { echo "gpu-check: no $bundle (run: scripts/gpu-check.sh bundle)" >&2; exit 1; }
   find_libraries
   nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv || true
@@ -74,16 +98,16 @@ run_bundle() {
   # Both run even when the first fails (one trip to a GPU machine shows everything).
   local status=0
   echo "== GPU tests"
-  AURUM_REQUIRE_GPU=1 AURUM_REQUIRE_NVRTC=1 limited 180 "$bundle/gpu-tests" --test-threads 1 ||
-    status=1
+  AURUM_REQUIRE_GPU=1 AURUM_REQUIRE_NVRTC=$require_nvrtc limited 180 "$bundle/gpu-tests" \
+    --test-threads 1 || status=1
   echo "== CLI on the GPU"
   "$bundle/aurum" info | grep -E '^(backend|device|threads):' || status=1
   local preset gpu cpu
   for preset in poseidon2-w8 poseidon2-w12 poseidon2-w16 plonky2 polygon; do
-    gpu=$(AURUM_DEVICE=cuda limited 60 "$bundle/aurum" commit --rows 1048576 --cols 12 \
+    gpu=$(AURUM_DEVICE=cuda limited 60 "$bundle/aurum" commit --rows "$commit_rows" --cols 12 \
       --cap-height 3 --preset "$preset") || { status=1; continue; }
-    cpu=$(AURUM_DEVICE=cpu "$bundle/aurum" commit --rows 1048576 --cols 12 --cap-height 3 \
-      --preset "$preset") || { status=1; continue; }
+    cpu=$(AURUM_DEVICE=cpu "$bundle/aurum" commit --rows "$commit_rows" --cols 12 \
+      --cap-height 3 --preset "$preset") || { status=1; continue; }
     echo "$gpu" | grep -E '^(device|time):' | tr '\n' ' '
     echo "$cpu" | grep -E '^time:' | sed 's/^/cpu /'
     # Everything but the lines that name the device or measure: matrix, preset, root, cap.
@@ -98,10 +122,10 @@ run_bundle() {
   # A file streams to the GPU as it is read: the same root as the generated matrix's on the
   # CPU (`aurum gen` writes the matrix `commit --rows --cols` generates).
   local file="${TMPDIR:-/tmp}/aurum-gpu-check-input.bin"
-  "$bundle/aurum" gen --rows 3000000 --cols 12 --out "$file" >/dev/null || status=1
+  "$bundle/aurum" gen --rows "$file_rows" --cols 12 --out "$file" >/dev/null || status=1
   gpu=$(AURUM_DEVICE=cuda limited 60 "$bundle/aurum" commit --input "$file" --cols 12) ||
     status=1
-  cpu=$(AURUM_DEVICE=cpu "$bundle/aurum" commit --rows 3000000 --cols 12) || status=1
+  cpu=$(AURUM_DEVICE=cpu "$bundle/aurum" commit --rows "$file_rows" --cols 12) || status=1
   if [ "$(echo "$gpu" | grep '^root:')" = "$(echo "$cpu" | grep '^root:')" ] &&
     echo "$gpu" | grep -q '^root:'; then
     echo "a file streamed to the GPU: its root equals the CPU's"
@@ -113,9 +137,9 @@ run_bundle() {
   # (root, cap, opened values, proof; no timings) equals the CPU's byte for byte.
   local proofs="${TMPDIR:-/tmp}/aurum-gpu-check-fri"
   for preset in poseidon2-w8 poseidon2-w16; do
-    gpu=$(AURUM_DEVICE=cuda limited 60 "$bundle/aurum" fri --rows 1048576 --cols 8 \
+    gpu=$(AURUM_DEVICE=cuda limited 60 "$bundle/aurum" fri --rows "$fri_rows" --cols 8 \
       --preset "$preset" --out "$proofs-gpu.json") || { status=1; continue; }
-    cpu=$(AURUM_DEVICE=cpu "$bundle/aurum" fri --rows 1048576 --cols 8 --preset "$preset" \
+    cpu=$(AURUM_DEVICE=cpu "$bundle/aurum" fri --rows "$fri_rows" --cols 8 --preset "$preset" \
       --out "$proofs-cpu.json") || { status=1; continue; }
     echo "$gpu" | grep -E '^(device|Merkle tree|commit phase|total):' | tr -s ' ' | tr '\n' ' '
     echo "$cpu" | grep -E '^(Merkle tree|commit phase|total):' | tr -s ' ' | tr '\n' ' ' |
@@ -129,21 +153,25 @@ run_bundle() {
     fi
   done
   rm -f "$proofs-gpu.json" "$proofs-cpu.json"
-  echo "== GPU benchmark"
-  limited 180 "$bundle/gpu-bench" "$@" || status=1
-  echo "== aurum bench with the GPU (quick)"
-  # The record lands in $OUT where the device tool sets it (it comes back), else the bundle.
-  AURUM_DEVICE=cuda limited 120 "$bundle/aurum" bench --quick --label gpu-host \
-    --out "${OUT:-$bundle}/bench-gpu-host.json" || status=1
+  if [ -z "$emulated" ]; then
+    echo "== GPU benchmark"
+    limited 180 "$bundle/gpu-bench" "$@" || status=1
+    echo "== aurum bench with the GPU (quick)"
+    # The record lands in $OUT where the device tool sets it (it comes back), else the bundle.
+    AURUM_DEVICE=cuda limited 120 "$bundle/aurum" bench --quick --label gpu-host \
+      --out "${OUT:-$bundle}/bench-gpu-host.json" || status=1
+  fi
   echo "== Keccak STARK, aurum-fri committing on the GPU"
   # Identity on one thread (small), then timed rounds on every core.
   AURUM_DEVICE=cuda limited 90 "$bundle/keccak-prove" --log-rows 11 --runs 1 || status=1
   AURUM_DEVICE=cuda limited 90 "$bundle/keccak-prove" --fixed-constants --log-rows 11 --runs 1 ||
     status=1
-  AURUM_DEVICE=cuda limited 120 "$bundle/keccak-prove" --log-rows 16 --runs 3 --no-identity ||
-    status=1
-  AURUM_DEVICE=cpu limited 90 "$bundle/keccak-prove" --log-rows 16 --runs 1 --no-identity ||
-    status=1
+  if [ -z "$emulated" ]; then
+    AURUM_DEVICE=cuda limited 120 "$bundle/keccak-prove" --log-rows 16 --runs 3 --no-identity ||
+      status=1
+    AURUM_DEVICE=cpu limited 90 "$bundle/keccak-prove" --log-rows 16 --runs 1 --no-identity ||
+      status=1
+  fi
   [ "$status" -eq 0 ] && echo "gpu-check: passed" || echo "gpu-check: FAILED"
   return "$status"
 }
@@ -152,5 +180,10 @@ case "${1:-all}" in
   bundle) build_bundle ;;
   run) shift; run_bundle "$@" ;;
   all) build_bundle; run_bundle ;;
-  *) echo "usage: scripts/gpu-check.sh [bundle | run [quick]]" >&2; exit 2 ;;
+  emulate)
+    bundle=target/gpu-bundle-emulated
+    build_bundle emulated
+    run_bundle emulated
+    ;;
+  *) echo "usage: scripts/gpu-check.sh [bundle | run [quick] | emulate]" >&2; exit 2 ;;
 esac

@@ -57,6 +57,24 @@ static inline u64 aurum_brev64(u64 x) {
 #define AURUM_SYNC()
 ";
 
+/// What the host emulator (the `emulator` feature) adds to [`HOST_PRELUDE`] to compile the
+/// kernels themselves (`merkle.cu`, `ntt.cu`): CUDA's kernel qualifiers become plain functions,
+/// `__shared__` arrays a host thread's own (a block runs on one thread), and the block and
+/// thread indices thread-local variables that `aurum_emulator_thread` sets before each call.
+#[cfg(feature = "emulator")]
+const EMULATOR_PRELUDE: &str = "\
+struct aurum_dim3 { u32 x, y, z; };
+static thread_local aurum_dim3 blockIdx, threadIdx, blockDim;
+extern \"C\" void aurum_emulator_thread(u32 block, u32 thread, u32 threads) {
+    blockIdx = aurum_dim3{block, 0, 0};
+    threadIdx = aurum_dim3{thread, 0, 0};
+    blockDim = aurum_dim3{threads, 1, 1};
+}
+#define __global__
+#define __launch_bounds__(...)
+#define __shared__ static thread_local
+";
+
 /// The Poseidon2 round constants the kernels are compiled with, per width: Plonky3's fixed
 /// ones (`default_goldilocks_poseidon2_8/12/16`, the presets') where `None`, else the given
 /// set — Plonky3 provers often draw theirs from a seeded generator (`new_from_rng_128`). The
@@ -189,6 +207,17 @@ pub fn host_source() -> String {
 #[must_use]
 pub fn host_source_with(constants: &Poseidon2Constants) -> String {
     assemble(HOST_PRELUDE, constants, &[POSEIDON2, POSEIDON, HASH, NTT])
+}
+
+/// The source the host emulator compiles (the `emulator` feature): the device source's parts,
+/// kernels included, with the host's prelude and [`EMULATOR_PRELUDE`].
+#[cfg(feature = "emulator")]
+pub(crate) fn emulator_source_with(constants: &Poseidon2Constants) -> String {
+    assemble(
+        &format!("{HOST_PRELUDE}{EMULATOR_PRELUDE}"),
+        constants,
+        &[POSEIDON2, POSEIDON, HASH, NTT, MERKLE, NTT_KERNELS],
+    )
 }
 
 fn assemble(prelude: &str, poseidon2: &Poseidon2Constants, parts: &[&str]) -> String {

@@ -14,6 +14,9 @@ mod merkle;
 mod permute;
 mod reference;
 
+/// The streaming geometry: words per page-locked staging slot, and the most rows hashed as one
+/// chunk (the host emulator's, under the `emulator` feature, are 128 times smaller).
+pub use backend::{CHUNK_ROWS as STAGING_CHUNK_ROWS, SLOT_WORDS as STAGING_SLOT_WORDS};
 pub use device::{
     AUTO_MIN_ELEMENTS, DEVICE_ENV, DeviceChoice, OPEN_TREE_MIN_ELEMENTS, UnknownDevice,
     selected_device,

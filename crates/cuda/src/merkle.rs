@@ -508,7 +508,7 @@ impl<'g> StreamingCommit<'g> {
             (self.slot, self.filled, self.done, self.width, self.preset);
         let device = &self.gpu.device;
         let staging = self.staging.as_mut().map_err(Clone::clone)?;
-        device.send(staging, slot)?;
+        device.send(staging, slot, rows * width)?;
         device.packed_leaves(
             preset,
             staging,

@@ -93,7 +93,9 @@ run_bundle() {
   fi
   [ -x "$bundle/gpu-tests" ] || { echo "gpu-check: no $bundle (run: scripts/gpu-check.sh bundle)" >&2; exit 1; }
   find_libraries
-  nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv || true
+  if command -v nvidia-smi >/dev/null; then
+    nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv || true
+  fi
   grep -m1 'model name' /proc/cpuinfo || true
   # Both run even when the first fails (one trip to a GPU machine shows everything).
   local status=0
@@ -133,8 +135,8 @@ run_bundle() {
     echo "a file streamed to the GPU: root DIFFERS from the CPU's"; status=1
   fi
   rm -f "$file"
-  # `aurum fri` with its input tree and every commit-phase tree on the GPU: the proof file
-  # (root, cap, opened values, proof; no timings) equals the CPU's byte for byte.
+  # `aurum fri` with its input tree, every commit-phase tree and every fold on the GPU: the
+  # proof file (root, cap, opened values, proof; no timings) equals the CPU's byte for byte.
   local proofs="${TMPDIR:-/tmp}/aurum-gpu-check-fri"
   for preset in poseidon2-w8 poseidon2-w16; do
     gpu=$(AURUM_DEVICE=cuda limited 60 "$bundle/aurum" fri --rows "$fri_rows" --cols 8 \
@@ -145,11 +147,12 @@ run_bundle() {
     echo "$cpu" | grep -E '^(Merkle tree|commit phase|total):' | tr -s ' ' | tr '\n' ' ' |
       sed 's/^/cpu /'
     echo
-    if cmp -s "$proofs-gpu.json" "$proofs-cpu.json" && echo "$gpu" | grep -q 'commit-phase trees'
-    then
-      echo "$preset: aurum fri's proof with its trees on the GPU equals the CPU's"
+    if cmp -s "$proofs-gpu.json" "$proofs-cpu.json" &&
+      echo "$gpu" | grep -q 'commit-phase trees, [0-9]* folds'; then
+      echo "$preset: aurum fri's proof with its trees and folds on the GPU equals the CPU's"
     else
-      echo "$preset: aurum fri on the GPU DIFFERS from the CPU (or ran no tree there)"; status=1
+      echo "$preset: aurum fri on the GPU DIFFERS from the CPU (or ran no tree or fold there)"
+      status=1
     fi
   done
   rm -f "$proofs-gpu.json" "$proofs-cpu.json"

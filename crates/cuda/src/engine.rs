@@ -2,18 +2,20 @@
 //! input LDEs and their Merkle tree on the device (the LDEs stay there for the tree; they and
 //! the tree's upper layers come back for the openings), and its other trees — over LDEs
 //! computed elsewhere (`FriPcs::commit_ldes`) and over each codeword the FRI commit phase
-//! folds — from host memory, with the same values as the CPU, so the proofs are the same.
+//! folds — from host memory, and those folds, with the same values as the CPU, so the proofs
+//! are the same.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use aurum_fri::{CommitEngine, EngineCommit, EngineMatrix};
-use aurum_goldilocks::Goldilocks;
+use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{Answers, Matrix, Preset, TreeDigests};
 use aurum_ntt::{Domain, Order};
 
 use crate::device::{AUTO_MIN_ELEMENTS, DeviceChoice, OPEN_TREE_MIN_ELEMENTS};
 use crate::error::{CommitError, CudaError};
+use crate::fold::fri_fold;
 use crate::gpu::Gpu;
 use crate::kernels::Poseidon2Constants;
 use crate::lde::{LdeError, coset_lde_on_device};
@@ -33,6 +35,8 @@ pub struct GpuCommitEngine {
     jobs: AtomicUsize,
     /// Other trees computed here so far.
     trees: AtomicUsize,
+    /// FRI folds computed here so far.
+    folds: AtomicUsize,
 }
 
 impl GpuCommitEngine {
@@ -44,6 +48,7 @@ impl GpuCommitEngine {
             required: true,
             jobs: AtomicUsize::new(0),
             trees: AtomicUsize::new(0),
+            folds: AtomicUsize::new(0),
         }
     }
 
@@ -71,6 +76,7 @@ impl GpuCommitEngine {
                 required: choice == DeviceChoice::Cuda,
                 jobs: AtomicUsize::new(0),
                 trees: AtomicUsize::new(0),
+                folds: AtomicUsize::new(0),
             }),
         )
     }
@@ -86,6 +92,12 @@ impl GpuCommitEngine {
     #[must_use]
     pub fn trees(&self) -> usize {
         self.trees.load(Ordering::Relaxed)
+    }
+
+    /// FRI folds this engine has computed (the rest went to the CPU).
+    #[must_use]
+    pub fn folds(&self) -> usize {
+        self.folds.load(Ordering::Relaxed)
     }
 
     /// The device.
@@ -202,5 +214,21 @@ impl CommitEngine for GpuCommitEngine {
         self.take(elements, OPEN_TREE_MIN_ELEMENTS, &self.trees, || {
             commit_on_device(self.gpu, preset, matrices)?.digests_above(dropped)
         })
+    }
+
+    /// The fold on the device ([`fri_fold`]), under `auto` from the size its tree's crossover
+    /// was measured at ([`OPEN_TREE_MIN_ELEMENTS`] base elements; the fold's own was not).
+    fn fold(
+        &self,
+        codeword: &[Goldilocks2],
+        log_arity: usize,
+        beta: Goldilocks2,
+    ) -> Result<Option<Vec<Goldilocks2>>, String> {
+        self.take(
+            2 * codeword.len(),
+            OPEN_TREE_MIN_ELEMENTS,
+            &self.folds,
+            || Ok(fri_fold(self.gpu, codeword, log_arity, beta)?),
+        )
     }
 }

@@ -29,6 +29,15 @@ pub enum CudaError {
         /// The permutation's width.
         width: usize,
     },
+    /// A FRI fold of a codeword of `len` elements by `2^log_arity` that is not one: the
+    /// codeword must be a power of two of at least one group and at most `2^32` elements, the
+    /// arity `2^1 … 2^4`.
+    FoldShape {
+        /// Elements given.
+        len: usize,
+        /// The arity asked for, as a base-2 logarithm.
+        log_arity: usize,
+    },
     /// A kernel of the GPU (the named permutation, tree or LDE) gave other values than the
     /// CPU's on the known-answer check [`crate::Gpu::open`] runs (a kernel, compiler or driver
     /// fault): the GPU is not used.
@@ -60,6 +69,11 @@ impl fmt::Display for CudaError {
             CudaError::NotWholeStates { len, width } => {
                 write!(f, "{len} elements are not whole states of {width}")
             }
+            CudaError::FoldShape { len, log_arity } => write!(
+                f,
+                "a codeword of {len} elements cannot be folded by 2^{log_arity} (a power of two \
+                 of at least one group and at most 2^32 elements, arity 2^1 to 2^4)"
+            ),
             CudaError::KnownAnswer(what) => write!(
                 f,
                 "the GPU's {what} differs from the CPU's on its known-answer check (a kernel, \

@@ -21,6 +21,7 @@ const HASH: &str = include_str!("../kernels/hash.cuh");
 const MERKLE: &str = include_str!("../kernels/merkle.cu");
 const NTT: &str = include_str!("../kernels/ntt.cuh");
 const NTT_KERNELS: &str = include_str!("../kernels/ntt.cu");
+const FOLD: &str = include_str!("../kernels/fold.cu");
 
 pub mod lde;
 
@@ -192,7 +193,7 @@ pub fn device_source_with(constants: &Poseidon2Constants) -> String {
     assemble(
         DEVICE_PRELUDE,
         constants,
-        &[POSEIDON2, POSEIDON, HASH, NTT, MERKLE, NTT_KERNELS],
+        &[POSEIDON2, POSEIDON, HASH, NTT, MERKLE, NTT_KERNELS, FOLD],
     )
 }
 
@@ -216,7 +217,7 @@ pub(crate) fn emulator_source_with(constants: &Poseidon2Constants) -> String {
     assemble(
         &format!("{HOST_PRELUDE}{EMULATOR_PRELUDE}"),
         constants,
-        &[POSEIDON2, POSEIDON, HASH, NTT, MERKLE, NTT_KERNELS],
+        &[POSEIDON2, POSEIDON, HASH, NTT, MERKLE, NTT_KERNELS, FOLD],
     )
 }
 

@@ -2,15 +2,16 @@
 //! inputs against the CPU's values — every permutation on the field's edge values and seeded
 //! states; every preset's tree (rows across the sponge's rate, a second height joining,
 //! compressions; every layer); coset LDEs of one and two passes per transform, in both
-//! orders — so a device whose kernels compute something else (a kernel, compiler or driver
+//! orders; FRI folds by every arity — so a device whose kernels compute something else (a kernel, compiler or driver
 //! fault) is refused with [`CudaError::KnownAnswer`] instead of committing wrong roots or
 //! proofs. It costs a few milliseconds of the device's opening.
 
-use aurum_goldilocks::{Goldilocks, P};
+use aurum_goldilocks::{Goldilocks, Goldilocks2, P};
 use aurum_merkle::{Matrix, MerkleTree, Preset, TreeDigests};
 use aurum_ntt::{Domain, Ntt, Order};
 
 use crate::error::{CommitError, CudaError};
+use crate::fold::fri_fold;
 use crate::gpu::Gpu;
 use crate::lde::{LdeError, coset_lde};
 use crate::matrix::GpuMatrix;
@@ -67,7 +68,32 @@ impl Gpu {
     pub(crate) fn check_known_answers(&self) -> Result<(), CudaError> {
         self.check_permutations()?;
         self.check_trees()?;
-        self.check_ldes()
+        self.check_ldes()?;
+        self.check_folds()
+    }
+
+    /// Folds by every arity of codewords from one group to 2^3 groups, and 2^10 elements by
+    /// 2^4, edge values first, against the verifier's fold (`aurum_fri::fold_as_verifier`).
+    fn check_folds(&self) -> Result<(), CudaError> {
+        let beta = Goldilocks2::new(Goldilocks::from_u64(P - 3), Goldilocks::from_u64(1 << 40));
+        let shapes = (1..=4usize)
+            .flat_map(|log_arity| (0..=3).map(move |groups| (log_arity + groups, log_arity)))
+            .chain([(10, 4)]);
+        for (log_n, log_arity) in shapes {
+            let values = known_answer_values(2 << log_n, 2);
+            let codeword: Vec<Goldilocks2> = values
+                .chunks_exact(2)
+                .map(|c| Goldilocks2::new(c[0], c[1]))
+                .collect();
+            if Some(fri_fold(self, &codeword, log_arity, beta)?)
+                != aurum_fri::fold_as_verifier(&codeword, log_arity, beta)
+            {
+                return Err(CudaError::KnownAnswer(format!(
+                    "FRI fold of 2^{log_n} elements by 2^{log_arity}"
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn check_permutations(&self) -> Result<(), CudaError> {

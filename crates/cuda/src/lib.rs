@@ -4,6 +4,7 @@ mod backend;
 mod device;
 mod engine;
 mod error;
+mod fold;
 mod gpu;
 mod info;
 pub mod kernels;
@@ -23,6 +24,7 @@ pub use device::{
 };
 pub use engine::GpuCommitEngine;
 pub use error::{CommitError, CudaError};
+pub use fold::fri_fold;
 pub use gpu::{Gpu, compile_kernels, compile_kernels_tuned, gpu_for, gpu_for_with};
 pub use info::DeviceInfo;
 pub use kernels::{KernelTuning, Poseidon2Constants};

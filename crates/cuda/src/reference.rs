@@ -1,6 +1,7 @@
-//! What the CPU computes for the GPU's trees: the Merkle configuration of each preset with the
-//! Poseidon2 round constants the kernels were compiled with — for the commit engine's
-//! answers and the known-answer check.
+//! What the CPU computes for the GPU's trees and folds: the Merkle configuration of each preset
+//! with the Poseidon2 round constants the kernels were compiled with — for the commit engine's
+//! answers and the known-answer check (whose folds are checked against
+//! `aurum_fri::fold_as_verifier`).
 
 /// Runs `$body` with `$config` bound to the CPU's configuration of the GPU's `$preset` tree
 /// when its kernels were compiled with `$constants` (a `&Poseidon2Constants`): the preset's

@@ -24,10 +24,10 @@ use aurum_cuda::{
     CommitError, CudaError, DeviceChoice, Gpu, GpuCommitEngine, GpuPermutation, KernelTuning,
     LdeError, Poseidon2Constants, STAGING_CHUNK_ROWS, STAGING_SLOT_WORDS, StreamingCommit, commit,
     commit_matrices, commit_on_device, compile_kernels, compile_kernels_tuned, coset_lde,
-    coset_lde_on_device, hash_resident,
+    coset_lde_on_device, fri_fold, hash_resident,
 };
 use aurum_fri::{Evaluations, FriParameters, FriPcs, OpeningRequest, codec};
-use aurum_goldilocks::Goldilocks;
+use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{Commitment, Matrix, MerkleTree, Preset, ShapeError, verify, with_preset};
 use aurum_ntt::{Domain, Ntt, NttError, Order};
 use aurum_poseidon::Poseidon;
@@ -536,8 +536,8 @@ fn fri_params() -> FriParameters {
     }
 }
 
-/// `FriPcs` with the GPU computing its LDEs, input tree and commit-phase trees proves byte for
-/// byte as on the CPU; its trees over LDEs computed elsewhere (`commit_ldes`) are the CPU's.
+/// `FriPcs` with the GPU computing its LDEs, input tree, commit-phase trees and folds proves
+/// byte for byte as on the CPU; its trees over LDEs computed elsewhere (`commit_ldes`) are the CPU's.
 fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
     let gpu = Gpu::shared()?;
     let params = fri_params();
@@ -550,11 +550,13 @@ fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
             if proof != fri_proof(&cpu)? {
                 return Err(format!("{preset}: the proofs differ").into());
             }
-            if engine.jobs() != 1 || engine.trees() != rounds {
+            if engine.jobs() != 1 || engine.trees() != rounds || engine.folds() != rounds {
                 return Err(format!(
-                    "{preset}: the GPU ran {} commitments and {} of {rounds} commit-phase trees",
+                    "{preset}: the GPU ran {} commitments, {} of {rounds} commit-phase trees \
+                     and {} of {rounds} folds",
                     engine.jobs(),
-                    engine.trees()
+                    engine.trees(),
+                    engine.folds()
                 )
                 .into());
             }
@@ -566,6 +568,48 @@ fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
             }
             Ok::<(), Failed>(())
         })?;
+    }
+    Ok(())
+}
+
+/// FRI folds on the GPU compose as the definition says: a fold by `2^k` equals `k` binary folds
+/// with `β, β², β⁴, …` (each a fold of a shorter codeword, with its own table), over edge values
+/// and codewords to 2^20 elements; bad shapes are typed errors. (The known-answer check at
+/// opening compares folds with the definition itself; `fri_proofs_match_the_cpu` with the
+/// CPU's.)
+fn folds_compose(gpu: &Gpu) -> Result<(), Failed> {
+    let beta = Goldilocks2::new(Goldilocks::from_u64(DANGER[3]), Goldilocks::from_u64(77));
+    for (log_n, log_arity) in [(4, 4), (9, 2), (13, 3), (20, 4), (17, 1)] {
+        let values = seeded(2 << log_n, log_n as u64);
+        let mut codeword: Vec<Goldilocks2> = values
+            .chunks_exact(2)
+            .map(|c| Goldilocks2::new(c[0], c[1]))
+            .collect();
+        for (i, &d) in DANGER.iter().enumerate().take(codeword.len()) {
+            codeword[i] = Goldilocks2::new(Goldilocks::from_u64(d), Goldilocks::from_u64(d));
+        }
+        let at_once = fri_fold(gpu, &codeword, log_arity, beta)?;
+        let mut stepwise = codeword;
+        let mut b = beta;
+        for _ in 0..log_arity {
+            stepwise = fri_fold(gpu, &stepwise, 1, b)?;
+            b = b.square();
+        }
+        if at_once != stepwise || at_once.len() != 1 << (log_n - log_arity) {
+            return Err(
+                format!("2^{log_n} by 2^{log_arity}: not 2^{log_arity} binary folds").into(),
+            );
+        }
+    }
+    let one = [Goldilocks2::ONE; 8];
+    for (len, log_arity) in [(8, 0), (8, 5), (6, 1), (4, 3), (0, 1)] {
+        match fri_fold(gpu, &one[..len], log_arity, beta) {
+            Err(CudaError::FoldShape {
+                len: l,
+                log_arity: a,
+            }) if l == len && a == log_arity => {}
+            other => return Err(format!("{len} by 2^{log_arity}: {other:?}").into()),
+        }
     }
     Ok(())
 }
@@ -633,6 +677,7 @@ fn main() {
         ),
         gpu_trial("lde_errors_match_the_cpu", lde_errors_match_the_cpu),
         gpu_trial("fri_proofs_match_the_cpu", fri_proofs_match_the_cpu),
+        gpu_trial("folds_compose", folds_compose),
         gpu_trial("own_constants_match_the_cpu", own_constants_match_the_cpu),
         gpu_trial(
             "streaming_commits_match_the_cpu",

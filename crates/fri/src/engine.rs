@@ -2,16 +2,16 @@
 //! commitments of [`FriPcs::commit`](crate::FriPcs::commit) — the LDEs of the input matrices
 //! and the tree over them, most of a prover's time — and the other trees it builds: over LDEs
 //! computed elsewhere ([`FriPcs::commit_ldes`](crate::FriPcs::commit_ldes)) and over each
-//! codeword the FRI commit phase folds. A GPU is one (`aurum_cuda::GpuCommitEngine`); this
-//! crate does not depend on any. The scheme checks the requests before and the shapes of what
-//! comes back after, and takes each tree's commitment from the returned layers, so a proof made
-//! with an engine is the proof made without one exactly when the engine computes the same LDEs
-//! and digests.
+//! codeword the FRI commit phase folds; and those folds. A GPU is one
+//! (`aurum_cuda::GpuCommitEngine`); this crate does not depend on any. The scheme checks the
+//! requests before and the shapes of what comes back after, and takes each tree's commitment
+//! from the returned layers, so a proof made with an engine is the proof made without one
+//! exactly when the engine computes the same LDEs, digests and folds.
 
 use core::fmt;
 use std::time::Duration;
 
-use aurum_goldilocks::Goldilocks;
+use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{Answers, Dimensions, Matrix, Preset, TreeDigests};
 
 /// One input matrix: each column holds a polynomial's evaluations on a coset of the subgroup
@@ -83,6 +83,27 @@ pub trait CommitEngine: Send + Sync + fmt::Debug {
         let _ = (preset, matrices, dropped);
         Ok(None)
     }
+
+    /// The FRI fold of `codeword` (`2^k` extension elements in bit-reversed order, as the
+    /// commit phase holds it) by `2^log_arity` with `beta`: for each group of `2^log_arity`
+    /// adjacent values, the polynomial through them on their coset of the `2^log_arity`-th
+    /// roots of unity evaluated at `beta` (`log_arity` binary folds with `β, β², β⁴, …`: the
+    /// pair `(f(x), f(−x))` at pair index `t` becomes `(f(x) + f(−x))/2 +
+    /// β·(f(x) − f(−x))/(2x)`, `x = ω^rev(t)` for the root `ω` of the codeword's order and
+    /// `rev` over `k − 1` bits) — Plonky3's `fold_matrix` — or `Ok(None)` to leave it to the
+    /// CPU (the default). `log_arity` is 1 to [`MAX_LOG_ARITY`](crate::MAX_LOG_ARITY) and the
+    /// codeword holds at least one group. An error is the opening's error
+    /// ([`OpenError::Engine`](crate::OpenError::Engine)), as is a result of another length
+    /// than `codeword.len() >> log_arity`.
+    fn fold(
+        &self,
+        codeword: &[Goldilocks2],
+        log_arity: usize,
+        beta: Goldilocks2,
+    ) -> Result<Option<Vec<Goldilocks2>>, String> {
+        let _ = (codeword, log_arity, beta);
+        Ok(None)
+    }
 }
 
 /// Whether `digests` are the layers from `dropped` up of a tree over matrices of `dims`.
@@ -111,5 +132,32 @@ pub(crate) fn engine_tree(
         Ok(Some(digests))
     } else {
         Err("the engine returned digest layers of other shapes than asked for".into())
+    }
+}
+
+/// `engine`'s [`CommitEngine::fold`] of `codeword`, its length checked: `Ok(None)` where there
+/// is no engine or it leaves the fold to the CPU, the engine's message where it failed or
+/// returned another length.
+pub(crate) fn engine_fold(
+    engine: Option<(&dyn CommitEngine, Preset)>,
+    codeword: &[Goldilocks2],
+    log_arity: usize,
+    beta: Goldilocks2,
+) -> Result<Option<Vec<Goldilocks2>>, String> {
+    let Some((engine, _)) = engine else {
+        return Ok(None);
+    };
+    let Some(folded) = engine.fold(codeword, log_arity, beta)? else {
+        return Ok(None);
+    };
+    if folded.len() == codeword.len() >> log_arity {
+        Ok(Some(folded))
+    } else {
+        Err(format!(
+            "the engine folded {} values into {}, not {}",
+            codeword.len(),
+            folded.len(),
+            codeword.len() >> log_arity
+        ))
     }
 }

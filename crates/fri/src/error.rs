@@ -303,7 +303,8 @@ pub enum OpenError {
         bytes: usize,
     },
     /// The commit engine ([`FriPcs::with_engine`](crate::FriPcs::with_engine)) failed on a
-    /// folded codeword's tree, or returned digest layers of another shape.
+    /// folded codeword's tree or on a fold, or returned digest layers of another shape or a
+    /// fold of another length.
     Engine(String),
 }
 

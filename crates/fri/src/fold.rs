@@ -198,6 +198,40 @@ pub(crate) fn fold_row(
     })
 }
 
+/// `codeword` (`2^k` extension elements, bit-reversed) folded by `2^log_arity` with `beta` as
+/// [`CommitEngine::fold`](crate::CommitEngine::fold) defines it, one group at a time the way
+/// the verifier folds a queried group (an exponentiation per pair: slow), independently of the
+/// prover's fold — for checking an engine's folds. `None` where `log_arity` is not 1 to
+/// [`MAX_LOG_ARITY`](crate::MAX_LOG_ARITY) or the codeword is not a power of two of at least
+/// one group and at most `2^MAX_LOG_DOMAIN` elements.
+#[must_use]
+pub fn fold_as_verifier(
+    codeword: &[Goldilocks2],
+    log_arity: usize,
+    beta: Goldilocks2,
+) -> Option<Vec<Goldilocks2>> {
+    let n = codeword.len();
+    if !(1..=crate::limits::MAX_LOG_ARITY).contains(&log_arity)
+        || !n.is_power_of_two()
+        || n < 1 << log_arity
+        || n > 1 << crate::limits::MAX_LOG_DOMAIN
+    {
+        return None;
+    }
+    let log_folded = n.trailing_zeros() as usize - log_arity;
+    let mut evals = vec![Goldilocks2::ZERO; 1 << log_arity];
+    Some(
+        codeword
+            .chunks_exact(1 << log_arity)
+            .enumerate()
+            .map(|(row, group)| {
+                evals.copy_from_slice(group);
+                fold_row(row, log_folded, log_arity, beta, &mut evals)
+            })
+            .collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,6 +269,24 @@ mod tests {
                 let mut evals = codeword[row * arity..(row + 1) * arity].to_vec();
                 assert_eq!(fold_row(row, 14, log_arity, beta, &mut evals), folded[row]);
             }
+        }
+    }
+
+    #[test]
+    fn the_verifiers_fold_of_a_codeword_is_the_provers() {
+        let beta = ext(17, 4);
+        for log_arity in 1..=4 {
+            let codeword: Vec<Goldilocks2> = (0..1u64 << (log_arity + 5))
+                .map(|i| ext(i * 7 + 1, i ^ 9))
+                .collect();
+            assert_eq!(
+                fold_as_verifier(&codeword, log_arity, beta),
+                Some(fold_codeword(&codeword, log_arity, beta).unwrap())
+            );
+        }
+        let one = [Goldilocks2::ONE; 8];
+        for (len, log_arity) in [(8, 0), (8, 5), (6, 1), (4, 3), (0, 1)] {
+            assert_eq!(fold_as_verifier(&one[..len], log_arity, beta), None);
         }
     }
 

@@ -10,7 +10,7 @@ use aurum_symmetric::Challenger;
 use rayon::prelude::*;
 use tracing::{debug_span, info_span};
 
-use crate::engine::{CommitEngine, engine_tree};
+use crate::engine::{CommitEngine, engine_fold, engine_tree};
 use crate::error::{OpenError, open_multi_error};
 use crate::fold::fold_codeword;
 use crate::instrument::{Shapes, Timings, timed};
@@ -52,8 +52,9 @@ fn codeword_matrix(codeword: &[Goldilocks2], log_arity: usize) -> Matrix<'_> {
 
 /// Runs the low-degree test on `inputs` (`(log_height, codeword)`, strictly decreasing
 /// heights, every height above the final one unless `log_final_poly_len = 0`), after `α`, up
-/// to the query indices. The tree over each folded codeword is `engine`'s where there is one
-/// and it takes the tree ([`CommitEngine::tree`]), else built here.
+/// to the query indices. The tree over each folded codeword and each fold are `engine`'s where
+/// there is one and it takes them ([`CommitEngine::tree`], [`CommitEngine::fold`]), else
+/// computed here.
 ///
 /// Spans, named as Plonky3's `prove_fri` names the same work: `commit phase` (the folding
 /// rounds and the final polynomial), in it `build merkle tree` and `fold_matrix` per round
@@ -101,7 +102,7 @@ pub(crate) fn prove<C: MerkleConfig, Ch: Challenger>(
         })?);
         let beta = challenger.sample_ext();
         let mut next =
-            debug_span!("fold_matrix").in_scope(|| fold_codeword(&folded, log_arity, beta))?;
+            debug_span!("fold_matrix").in_scope(|| fold(engine, &folded, log_arity, beta))?;
         // An input of the folded height joins it, weighted by β^arity.
         if let Some(input) = inputs.next_if(|v| v.len() == next.len()) {
             let weight = beta.exp_u64(1 << log_arity);
@@ -177,6 +178,22 @@ fn codeword_tree<C: MerkleConfig>(
             e => unreachable!("a codeword of 2^k ≤ 2^32 groups is a valid tree: {e}"),
         })?;
     Ok(tree.into_digests())
+}
+
+/// `codeword` folded by `2^log_arity` with `beta`: by `engine` where it takes the fold, else
+/// here.
+fn fold(
+    engine: Option<(&dyn CommitEngine, Preset)>,
+    codeword: &[Goldilocks2],
+    log_arity: usize,
+    beta: Goldilocks2,
+) -> Result<Vec<Goldilocks2>, OpenError> {
+    if let Some(folded) =
+        engine_fold(engine, codeword, log_arity, beta).map_err(OpenError::Engine)?
+    {
+        return Ok(folded);
+    }
+    Ok(fold_codeword(codeword, log_arity, beta)?)
 }
 
 /// Each round's openings: the queried groups (minus the queried value) and their digests.

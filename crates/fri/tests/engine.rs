@@ -6,7 +6,7 @@
 //! other shapes than asked for, is the commitment's or the opening's typed error;
 //! configurations that are not a preset's (other round constants) never reach an engine,
 //! unless the engine's own tree computes them (an engine built with those constants), and then
-//! the proof is the CPU's again.
+//! the proof is the CPU's again. The same holds for the commit phase's trees and folds.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use aurum_fri::{
     CommitEngine, CommitError, EngineCommit, EngineMatrix, Evaluations, FriParameters, FriPcs,
-    FriProof, Lde, OpenError, OpeningRequest, codec,
+    FriProof, Lde, OpenError, OpeningRequest, codec, fold_as_verifier,
 };
-use aurum_goldilocks::Goldilocks;
+use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{
     Answers, Matrix, MerkleConfig, MerkleTree, Preset, TreeDigests, config, with_preset,
 };
@@ -37,7 +37,8 @@ enum Behaviour {
     WrongLayers,
     /// Returns an LDE one row short.
     ShortLde,
-    /// Computes a tree whose stored layers each start with another digest.
+    /// Computes a tree whose stored layers each start with another digest (a fold: whose
+    /// first value is another).
     OtherDigests,
 }
 
@@ -62,6 +63,9 @@ struct Reference {
     /// What `tree` does (`Decline`: the trait's default).
     tree_behaviour: Behaviour,
     tree_calls: AtomicUsize,
+    /// What `fold` does (`Decline`: the trait's default; `WrongLayers`: one value short).
+    fold_behaviour: Behaviour,
+    fold_calls: AtomicUsize,
     /// The engine's width-8 tree hashes with [`own_w8`]'s constants instead of the preset's.
     own_w8: bool,
 }
@@ -72,11 +76,21 @@ impl Reference {
     }
 
     fn with_trees(behaviour: Behaviour, tree_behaviour: Behaviour) -> Arc<Self> {
+        Self::with_folds(behaviour, tree_behaviour, Behaviour::Decline)
+    }
+
+    fn with_folds(
+        behaviour: Behaviour,
+        tree_behaviour: Behaviour,
+        fold_behaviour: Behaviour,
+    ) -> Arc<Self> {
         Arc::new(Self {
             behaviour,
             calls: AtomicUsize::new(0),
             tree_behaviour,
             tree_calls: AtomicUsize::new(0),
+            fold_behaviour,
+            fold_calls: AtomicUsize::new(0),
             own_w8: false,
         })
     }
@@ -87,6 +101,8 @@ impl Reference {
             calls: AtomicUsize::new(0),
             tree_behaviour: Behaviour::Compute,
             tree_calls: AtomicUsize::new(0),
+            fold_behaviour: Behaviour::Decline,
+            fold_calls: AtomicUsize::new(0),
             own_w8: true,
         })
     }
@@ -198,6 +214,28 @@ impl CommitEngine for Reference {
                 .digests(behaviour, preset, matrices.to_vec(), dropped)
                 .map(Some),
         }
+    }
+
+    fn fold(
+        &self,
+        codeword: &[Goldilocks2],
+        log_arity: usize,
+        beta: Goldilocks2,
+    ) -> Result<Option<Vec<Goldilocks2>>, String> {
+        self.fold_calls.fetch_add(1, Ordering::Relaxed);
+        let mut folded = match self.fold_behaviour {
+            Behaviour::Decline => return Ok(None),
+            Behaviour::Fail => return Err("the device fell over".into()),
+            _ => fold_as_verifier(codeword, log_arity, beta).ok_or("not a fold's shape")?,
+        };
+        match self.fold_behaviour {
+            Behaviour::WrongLayers => {
+                folded.pop();
+            }
+            Behaviour::OtherDigests => folded[0] += Goldilocks2::ONE,
+            _ => {}
+        }
+        Ok(Some(folded))
     }
 }
 
@@ -377,6 +415,73 @@ fn an_engine_with_the_configurations_own_constants_takes_it() {
         .unwrap()
         .with_engine(engine);
     assert_eq!(w12.engine_preset(), Some(Preset::Poseidon2W12));
+}
+
+/// [`params`] folding by up to 16.
+fn high_arity_params() -> FriParameters {
+    FriParameters {
+        max_log_arity: 4,
+        log_final_poly_len: 0,
+        ..params()
+    }
+}
+
+#[test]
+fn an_engine_folding_as_the_cpu_gives_the_same_proof() {
+    for params in [params(), high_arity_params()] {
+        for preset in [Preset::Poseidon2W8, Preset::Poseidon2W16] {
+            with_preset!(preset, |config| {
+                let cpu = FriPcs::new(config.clone(), params).unwrap();
+                let engine = Reference::with_folds(
+                    Behaviour::Compute,
+                    Behaviour::Compute,
+                    Behaviour::Compute,
+                );
+                let with_engine = cpu.clone().with_engine(engine.clone());
+                let (made, _) = proof_of(&with_engine).unwrap();
+                assert_eq!(proof(&with_engine).unwrap(), proof(&cpu).unwrap());
+                // Each of the two proofs: one fold per committed codeword.
+                assert_eq!(
+                    engine.fold_calls.load(Ordering::Relaxed),
+                    2 * made.commit_phase_commits.len()
+                );
+            });
+        }
+    }
+}
+
+#[test]
+fn the_engines_folds_are_the_ones_used() {
+    // Folds with another first value: the proof differs from the CPU's (so the comparisons
+    // above compare what the engine folded).
+    let cpu = FriPcs::new(config::poseidon2_w8(), params()).unwrap();
+    let other = cpu.clone().with_engine(Reference::with_folds(
+        Behaviour::Compute,
+        Behaviour::Decline,
+        Behaviour::OtherDigests,
+    ));
+    let (with_other, _) = proof_of(&other).unwrap();
+    let (on_cpu, _) = proof_of(&cpu).unwrap();
+    assert_ne!(with_other.commit_phase_commits, on_cpu.commit_phase_commits);
+}
+
+#[test]
+fn fold_failures_and_wrong_lengths_are_typed_errors() {
+    for fold_behaviour in [Behaviour::Fail, Behaviour::WrongLayers] {
+        let pcs = FriPcs::new(config::poseidon2_w8(), params())
+            .unwrap()
+            .with_engine(Reference::with_folds(
+                Behaviour::Compute,
+                Behaviour::Decline,
+                fold_behaviour,
+            ));
+        match proof_of(&pcs) {
+            Err(Failed::Open(OpenError::Engine(message))) => {
+                assert!(!message.is_empty(), "{fold_behaviour:?}");
+            }
+            other => panic!("{fold_behaviour:?}: {other:?}"),
+        }
+    }
 }
 
 #[test]

@@ -364,10 +364,11 @@ fn main() {
     }
     if let Some(engine) = &engine {
         println!(
-            "aurum-fri: {} commitments (LDE and Merkle tree) and {} other trees (over LDEs \
-             computed elsewhere, over folded codewords) computed on the GPU",
+            "aurum-fri: {} commitments (LDE and Merkle tree), {} other trees (over LDEs \
+             computed elsewhere, over folded codewords) and {} folds computed on the GPU",
             engine.jobs(),
-            engine.trees()
+            engine.trees(),
+            engine.folds()
         );
     }
     // Each round's proofs ran back to back, so their ratios are the figures a load change

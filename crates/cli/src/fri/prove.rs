@@ -97,13 +97,16 @@ fn prove_with<C: MerkleConfig, Ch: Challenger>(
         proof: hex_bytes(&bytes),
     };
     let device = match engine {
-        Some(engine) if engine.jobs() + engine.trees() > 0 => {
+        Some(engine) if engine.jobs() + engine.trees() + engine.folds() > 0 => {
             let mut work = Vec::new();
             if engine.jobs() > 0 {
                 work.push("LDE and Merkle tree".to_string());
             }
             if engine.trees() > 0 {
                 work.push(format!("{} commit-phase trees", engine.trees()));
+            }
+            if engine.folds() > 0 {
+                work.push(format!("{} folds", engine.folds()));
             }
             format!("{} (CUDA): {}", engine.gpu().info().name, work.join(", "))
         }

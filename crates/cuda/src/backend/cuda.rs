@@ -15,7 +15,7 @@ use cudarc::driver::{
     DevicePtrMut, DriverError, LaunchConfig, PinnedHostSlice, PushKernelArg,
 };
 
-use super::{BLOCK, KERNELS, NTT_THREADS, NttPass, check_leaves, compile, prefix};
+use super::{BLOCK, KERNELS, NTT_THREADS, NttPass, check_fold, check_leaves, compile, prefix};
 use crate::error::CudaError;
 use crate::info::DeviceInfo;
 use crate::kernels::{KernelTuning, Poseidon2Constants};
@@ -593,6 +593,39 @@ impl Device {
         // output, asserted), one src row below 2^log_n (row >> added, or the bit reversal of a
         // row below 2^log_n) and one scale entry below 2^log_n: inside both (asserted).
         unsafe { launch.launch(config) }.map_err(driver("launching an NTT pass"))?;
+        Ok(())
+    }
+
+    /// The FRI fold of `codeword` (`rows · 2^log_arity` extension elements, word pairs) by
+    /// `2^log_arity` with `beta` into `out` (`rows` elements), `half` the table of
+    /// `ω_n^−k / 2` (kernels/fold.cu).
+    pub(crate) fn fri_fold(
+        &self,
+        codeword: &Buffer,
+        rows: usize,
+        log_arity: u32,
+        beta: [u64; 2],
+        half: &Buffer,
+        out: &mut Buffer,
+    ) -> Result<(), CudaError> {
+        let log_n = check_fold(codeword.len(), rows, log_arity, half.len(), out.len());
+        let f = self.function("fri_fold");
+        let n = rows as u64;
+        let mut launch = self.stream.launch_builder(f);
+        launch
+            .arg(codeword)
+            .arg(&n)
+            .arg(&log_arity)
+            .arg(&log_n)
+            .arg(&beta[0])
+            .arg(&beta[1])
+            .arg(half)
+            .arg(out);
+        // SAFETY: (codeword, rows: u64, log_arity, log_n: u32, b0, b1: u64, half, out) is the
+        // kernel's signature; thread i < rows reads words 2i·2^log_arity .. 2(i + 1)·2^log_arity
+        // of codeword, entries below 2^(log_n − 1) of half and writes words 2i, 2i + 1 of out —
+        // inside all three, and 2^log_arity within the kernel's arrays (`check_fold` asserted).
+        unsafe { launch.launch(Self::config(n)?) }.map_err(driver("launching a fold"))?;
         Ok(())
     }
 

@@ -25,7 +25,7 @@ use aurum_merkle::Preset;
 use libloading::Library;
 use rayon::prelude::*;
 
-use super::{BLOCK, KERNELS, NTT_THREADS, NttPass, check_leaves, prefix};
+use super::{BLOCK, KERNELS, NTT_THREADS, NttPass, check_fold, check_leaves, prefix};
 use crate::error::CudaError;
 use crate::info::DeviceInfo;
 use crate::kernels::{KernelTuning, Poseidon2Constants, emulator_source_with};
@@ -123,6 +123,7 @@ type NttPassFn = unsafe extern "C" fn(
     *const u64,
     u32,
 );
+type FoldFn = unsafe extern "C" fn(*const u64, u64, u32, u32, u64, u64, *const u64, *mut u64);
 /// Sets the calling thread's `blockIdx.x`, `threadIdx.x` and `blockDim.x`.
 type ThreadFn = unsafe extern "C" fn(u32, u32, u32);
 
@@ -582,6 +583,46 @@ impl Device {
             }
         });
         Ok(())
+    }
+
+    /// The FRI fold of `codeword` (`rows · 2^log_arity` extension elements, word pairs) by
+    /// `2^log_arity` with `beta` into `out` (`rows` elements), `half` the table of
+    /// `ω_n^−k / 2` (kernels/fold.cu).
+    pub(crate) fn fri_fold(
+        &self,
+        codeword: &Buffer,
+        rows: usize,
+        log_arity: u32,
+        beta: [u64; 2],
+        half: &Buffer,
+        out: &mut Buffer,
+    ) -> Result<(), CudaError> {
+        let log_n = check_fold(codeword.len(), rows, log_arity, half.len(), out.len());
+        let f: FoldFn = self.kernel("fri_fold");
+        let (c, h, o) = (
+            address(&codeword.words),
+            address(&half.words),
+            address_mut(&mut out.words),
+        );
+        let n = rows as u64;
+        self.grid(n, || {
+            // SAFETY: (codeword, rows, log_arity, log_n, b0, b1, half, out) is the kernel's
+            // signature; thread i < rows reads its group of codeword and entries below
+            // 2^(log_n − 1) of half and writes words 2i, 2i + 1 of out — inside all three, and
+            // 2^log_arity within the kernel's arrays (`check_fold` asserted).
+            unsafe {
+                f(
+                    c as *const u64,
+                    n,
+                    log_arity,
+                    log_n,
+                    beta[0],
+                    beta[1],
+                    h as *const u64,
+                    o as *mut u64,
+                );
+            }
+        })
     }
 
     /// A copy of `words` into the first words of `buffer`.

@@ -76,6 +76,7 @@ pub(super) const KERNELS: &[&str] = &[
     "poseidon_permute_states",
     "ntt_pass",
     "powers",
+    "fri_fold",
 ];
 
 /// Threads per block of `ntt_pass` (`NTT_THREADS` in kernels/ntt.cuh).
@@ -163,6 +164,29 @@ pub(super) fn check_leaves(
     for (&len, &w) in lens.iter().zip(widths) {
         assert!(len >= (first + rows) * w, "the rows lie inside each matrix");
     }
+}
+
+/// Checks a fold launch (kernels/fold.cu) over a codeword of `codeword` words holding `rows`
+/// groups of `2^log_arity` extension elements, with a `half` table and `out` words, and
+/// returns `log n`: an arity the kernel holds, a power-of-two codeword of at most 2^32
+/// elements, a table of `n/2` entries, room for `rows` elements.
+pub(super) fn check_fold(
+    codeword: usize,
+    rows: usize,
+    log_arity: u32,
+    half: usize,
+    out: usize,
+) -> u32 {
+    let n = rows << log_arity;
+    assert!(
+        (1..=aurum_fri::MAX_LOG_ARITY as u32).contains(&log_arity)
+            && n.is_power_of_two()
+            && n <= 1 << 32
+            && codeword >= 2 * n
+            && half >= n / 2
+            && out >= 2 * rows
+    );
+    n.trailing_zeros()
 }
 
 #[cfg(test)]

@@ -218,27 +218,45 @@ impl LdePlan {
 
 /// `out[t] = factor · base^t` for `t < count`, as a launch from two short tables.
 fn powers(out: Buffer, base: Goldilocks, factor: Goldilocks, count: u64) -> Step {
-    let lo_bits = count.trailing_zeros().min(12);
-    let lo_len = 1u64 << lo_bits;
-    let mut lo = Vec::with_capacity(lo_len as usize);
-    let mut x = Goldilocks::ONE;
-    for _ in 0..lo_len {
-        lo.push(x.as_canonical_u64());
-        x *= base;
-    }
-    // x = base^(2^lo_bits) now.
-    let mut hi = Vec::with_capacity((count >> lo_bits) as usize);
-    let mut y = factor;
-    for _ in 0..count >> lo_bits {
-        hi.push(y.as_canonical_u64());
-        y *= x;
-    }
+    let PowerTables { lo_bits, hi, lo } = PowerTables::new(base, factor, count);
     Step::Powers {
         out,
         count,
         lo_bits,
         hi,
         lo,
+    }
+}
+
+/// The two short tables the `powers` kernel multiplies into `factor · base^t`, `t < count`:
+/// `out[t] = hi[t >> lo_bits] · lo[t mod 2^lo_bits]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PowerTables {
+    pub(crate) lo_bits: u32,
+    /// `factor · base^(k · 2^lo_bits)`, canonical.
+    pub(crate) hi: Vec<u64>,
+    /// `base^j`, `j < 2^lo_bits`, canonical.
+    pub(crate) lo: Vec<u64>,
+}
+
+impl PowerTables {
+    pub(crate) fn new(base: Goldilocks, factor: Goldilocks, count: u64) -> Self {
+        let lo_bits = count.trailing_zeros().min(12);
+        let lo_len = 1u64 << lo_bits;
+        let mut lo = Vec::with_capacity(lo_len as usize);
+        let mut x = Goldilocks::ONE;
+        for _ in 0..lo_len {
+            lo.push(x.as_canonical_u64());
+            x *= base;
+        }
+        // x = base^(2^lo_bits) now.
+        let mut hi = Vec::with_capacity((count >> lo_bits) as usize);
+        let mut y = factor;
+        for _ in 0..count >> lo_bits {
+            hi.push(y.as_canonical_u64());
+            y *= x;
+        }
+        Self { lo_bits, hi, lo }
     }
 }
 

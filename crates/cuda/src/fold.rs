@@ -1,0 +1,53 @@
+//! The FRI fold on the GPU ([`fri_fold`]): what `aurum_fri::CommitEngine::fold` defines, the
+//! CPU's commit-phase fold, element for element (kernels/fold.cu).
+
+use aurum_goldilocks::{Goldilocks, Goldilocks2};
+
+use crate::error::CudaError;
+use crate::gpu::Gpu;
+use crate::kernels::lde::PowerTables;
+use crate::matrix::check_free;
+
+/// `codeword` (`2^k` extension elements in bit-reversed order) folded by `2^log_arity` with
+/// `beta`, as the FRI commit phase folds it (`aurum_fri::CommitEngine::fold`): the codeword is
+/// copied to the device, the table of `ω^−k / 2` computed there, one thread folds each group
+/// and the folded codeword comes back. A codeword that is not a power of two of at least one
+/// group and at most `2^32` elements, or an arity other than `2^1 … 2^4`, is
+/// [`CudaError::FoldShape`]; one that does not fit the device's free memory,
+/// [`CudaError::OutOfMemory`].
+pub fn fri_fold(
+    gpu: &Gpu,
+    codeword: &[Goldilocks2],
+    log_arity: usize,
+    beta: Goldilocks2,
+) -> Result<Vec<Goldilocks2>, CudaError> {
+    let n = codeword.len();
+    if !(1..=aurum_fri::MAX_LOG_ARITY).contains(&log_arity)
+        || !n.is_power_of_two()
+        || n < 1 << log_arity
+        || n > 1 << aurum_fri::MAX_LOG_DOMAIN
+    {
+        return Err(CudaError::FoldShape { len: n, log_arity });
+    }
+    let rows = n >> log_arity;
+    let log_n = n.trailing_zeros() as usize;
+    // The codeword, the table (n/2 entries) and the folded codeword.
+    check_free(gpu, (2 * n + n / 2 + 2 * rows) * 8)?;
+    let device = &gpu.device;
+    let words = aurum_goldilocks::raw::words(Goldilocks2::as_base_slice(codeword));
+    let input = device.upload(words)?;
+    let root = Goldilocks::two_adic_generator(log_n).expect("at most 2^32 points, checked");
+    let count = (n / 2) as u64;
+    let PowerTables { lo_bits, hi, lo } =
+        PowerTables::new(root.inverse(), Goldilocks::ONE.halve(), count);
+    let mut half = device.unset(n / 2)?;
+    device.powers(&mut half, count, lo_bits, &hi, &lo)?;
+    let mut out = device.unset(2 * rows)?;
+    let [b0, b1] = beta.coeffs.map(|c| c.as_canonical_u64());
+    device.fri_fold(&input, rows, log_arity as u32, [b0, b1], &half, &mut out)?;
+    let words = device.download(&out, 2 * rows)?;
+    Ok(words
+        .chunks_exact(2)
+        .map(|w| Goldilocks2::new(Goldilocks::from_u64(w[0]), Goldilocks::from_u64(w[1])))
+        .collect())
+}

@@ -11,8 +11,8 @@ use crate::matrix::check_free;
 /// `codeword` (`2^k` extension elements in bit-reversed order) folded by `2^log_arity` with
 /// `beta`, as the FRI commit phase folds it (`aurum_fri::CommitEngine::fold`): the codeword is
 /// copied to the device, the table of `ω^−k / 2` computed there, one thread folds each group
-/// and the folded codeword comes back. A codeword that is not a power of two of at least one
-/// group and at most `2^32` elements, or an arity other than `2^1 … 2^4`, is
+/// and the folded codeword comes back. A codeword not `aurum_fri::foldable` by `2^log_arity`
+/// (a power of two of at least one group and at most `2^32` elements, arity `2^1 … 2^4`) is
 /// [`CudaError::FoldShape`]; one that does not fit the device's free memory,
 /// [`CudaError::OutOfMemory`].
 pub fn fri_fold(
@@ -22,11 +22,7 @@ pub fn fri_fold(
     beta: Goldilocks2,
 ) -> Result<Vec<Goldilocks2>, CudaError> {
     let n = codeword.len();
-    if !(1..=aurum_fri::MAX_LOG_ARITY).contains(&log_arity)
-        || !n.is_power_of_two()
-        || n < 1 << log_arity
-        || n > 1 << aurum_fri::MAX_LOG_DOMAIN
-    {
+    if !aurum_fri::foldable(n, log_arity) {
         return Err(CudaError::FoldShape { len: n, log_arity });
     }
     let rows = n >> log_arity;

@@ -2,9 +2,9 @@
 //! inputs against the CPU's values — every permutation on the field's edge values and seeded
 //! states; every preset's tree (rows across the sponge's rate, a second height joining,
 //! compressions; every layer); coset LDEs of one and two passes per transform, in both
-//! orders; FRI folds by every arity — so a device whose kernels compute something else (a kernel, compiler or driver
-//! fault) is refused with [`CudaError::KnownAnswer`] instead of committing wrong roots or
-//! proofs. It costs a few milliseconds of the device's opening.
+//! orders; FRI folds by every arity — so a device whose kernels compute something else (a
+//! kernel, compiler or driver fault) is refused with [`CudaError::KnownAnswer`] instead of
+//! committing wrong roots or proofs. It costs a few milliseconds of the device's opening.
 
 use aurum_goldilocks::{Goldilocks, Goldilocks2, P};
 use aurum_merkle::{Matrix, MerkleTree, Preset, TreeDigests};

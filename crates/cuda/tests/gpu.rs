@@ -537,7 +537,8 @@ fn fri_params() -> FriParameters {
 }
 
 /// `FriPcs` with the GPU computing its LDEs, input tree, commit-phase trees and folds proves
-/// byte for byte as on the CPU; its trees over LDEs computed elsewhere (`commit_ldes`) are the CPU's.
+/// byte for byte as on the CPU; its trees over LDEs computed elsewhere (`commit_ldes`) are the
+/// CPU's.
 fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
     let gpu = Gpu::shared()?;
     let params = fri_params();

@@ -198,27 +198,33 @@ pub(crate) fn fold_row(
     })
 }
 
+/// Whether a codeword of `len` extension elements can be folded by `2^log_arity` (the folds
+/// [`CommitEngine::fold`](crate::CommitEngine::fold) is asked for): `log_arity` 1 to
+/// [`MAX_LOG_ARITY`](crate::MAX_LOG_ARITY), `len` a power of two of at least one group and at
+/// most `2^MAX_LOG_DOMAIN`.
+#[must_use]
+pub fn foldable(len: usize, log_arity: usize) -> bool {
+    (1..=crate::limits::MAX_LOG_ARITY).contains(&log_arity)
+        && len.is_power_of_two()
+        && len >= 1 << log_arity
+        && len <= 1 << crate::limits::MAX_LOG_DOMAIN
+}
+
 /// `codeword` (`2^k` extension elements, bit-reversed) folded by `2^log_arity` with `beta` as
 /// [`CommitEngine::fold`](crate::CommitEngine::fold) defines it, one group at a time the way
 /// the verifier folds a queried group (an exponentiation per pair: slow), independently of the
-/// prover's fold — for checking an engine's folds. `None` where `log_arity` is not 1 to
-/// [`MAX_LOG_ARITY`](crate::MAX_LOG_ARITY) or the codeword is not a power of two of at least
-/// one group and at most `2^MAX_LOG_DOMAIN` elements.
+/// prover's fold — for checking an engine's folds. `None` where the codeword is not
+/// [`foldable`] by `2^log_arity`.
 #[must_use]
 pub fn fold_as_verifier(
     codeword: &[Goldilocks2],
     log_arity: usize,
     beta: Goldilocks2,
 ) -> Option<Vec<Goldilocks2>> {
-    let n = codeword.len();
-    if !(1..=crate::limits::MAX_LOG_ARITY).contains(&log_arity)
-        || !n.is_power_of_two()
-        || n < 1 << log_arity
-        || n > 1 << crate::limits::MAX_LOG_DOMAIN
-    {
+    if !foldable(codeword.len(), log_arity) {
         return None;
     }
-    let log_folded = n.trailing_zeros() as usize - log_arity;
+    let log_folded = codeword.len().trailing_zeros() as usize - log_arity;
     let mut evals = vec![Goldilocks2::ZERO; 1 << log_arity];
     Some(
         codeword

@@ -18,7 +18,7 @@ mod verifier;
 
 pub use engine::{CommitEngine, EngineCommit, EngineMatrix};
 pub use error::{CommitError, DecodeError, OpenError, ParamsError, PowPhase, VerifyError};
-pub use fold::fold_as_verifier;
+pub use fold::{fold_as_verifier, foldable};
 pub use fold_schedule::fold_schedule;
 pub use instrument::Timings;
 pub use limits::{MAX_LOG_ARITY, MAX_LOG_BLOWUP, MAX_LOG_DOMAIN};

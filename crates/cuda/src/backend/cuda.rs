@@ -429,8 +429,8 @@ impl Device {
         // SAFETY: the arguments match the kernel's signature (desc, n_mats: u32, first, rows,
         // total: u64, out); every matrix address in `desc` is a live buffer of at least
         // (first + rows) · width words (`check_leaves` asserted) and `out` holds 4 · rows
-        // words, so the kernel's reads and writes stay inside them. `guards` keeps the matrices' stream
-        // ordering records alive until the launch is queued.
+        // words, so the kernel's reads and writes stay inside them. `guards` keeps the
+        // matrices' stream ordering records alive until the launch is queued.
         unsafe { launch.launch(Self::config(rows)?) }.map_err(driver("launching leaves"))?;
         drop(guards);
         Ok(())

@@ -177,11 +177,10 @@ pub(super) fn check_fold(
     half: usize,
     out: usize,
 ) -> u32 {
+    assert!(log_arity as usize <= aurum_fri::MAX_LOG_ARITY);
     let n = rows << log_arity;
     assert!(
-        (1..=aurum_fri::MAX_LOG_ARITY as u32).contains(&log_arity)
-            && n.is_power_of_two()
-            && n <= 1 << 32
+        aurum_fri::foldable(n, log_arity as usize)
             && codeword >= 2 * n
             && half >= n / 2
             && out >= 2 * rows

@@ -143,15 +143,17 @@ run_bundle() {
       --preset "$preset" --out "$proofs-gpu.json") || { status=1; continue; }
     cpu=$(AURUM_DEVICE=cpu "$bundle/aurum" fri --rows "$fri_rows" --cols 8 --preset "$preset" \
       --out "$proofs-cpu.json") || { status=1; continue; }
-    echo "$gpu" | grep -E '^(device|Merkle tree|commit phase|total):' | tr -s ' ' | tr '\n' ' '
-    echo "$cpu" | grep -E '^(Merkle tree|commit phase|total):' | tr -s ' ' | tr '\n' ' ' |
+    echo "$gpu" | grep -E '^(device|Merkle tree|quotients|commit phase|total):' | tr -s ' ' | tr '\n' ' '
+    echo "$cpu" | grep -E '^(Merkle tree|quotients|commit phase|total):' | tr -s ' ' | tr '\n' ' ' |
       sed 's/^/cpu /'
     echo
     if cmp -s "$proofs-gpu.json" "$proofs-cpu.json" &&
-      echo "$gpu" | grep -q 'commit-phase trees, [0-9]* folds'; then
-      echo "$preset: aurum fri's proof with its trees and folds on the GPU equals the CPU's"
+      echo "$gpu" | grep -q 'commit-phase trees, [0-9]* folds, reduced openings'; then
+      echo "$preset: aurum fri's proof with its trees, folds and reduced openings on the GPU" \
+        "equals the CPU's"
     else
-      echo "$preset: aurum fri on the GPU DIFFERS from the CPU (or ran no tree or fold there)"
+      echo "$preset: aurum fri on the GPU DIFFERS from the CPU (or ran no tree, fold or" \
+        "reduced opening there)"
       status=1
     fi
   done

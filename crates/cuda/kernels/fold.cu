@@ -4,15 +4,10 @@
 // t becomes (lo + hi)/2 + β·(lo − hi)·h, h = 1/(2x) = ω_n^−rev(t)/2 (rev over log n − 1 bits),
 // which is half[rev(t)] of the table half[k] = ω_n^−k / 2, k < n/2 (the same table serves
 // every fold: squaring the points keeps the bit-reversed prefix). Values are read reduced and
-// written canonical. One thread per output row, in blocks of TREE_THREADS.
+// written canonical (ext_mul: goldilocks.cuh). One thread per output row, in blocks of
+// TREE_THREADS.
 
 #define FOLD_MAX_ARITY 16
-
-// (a0 + a1·X)·(b0 + b1·X) with X² = 7, canonical.
-AURUM_DEV void ext_mul(u64 a0, u64 a1, u64 b0, u64 b1, u64 *r0, u64 *r1) {
-    *r0 = gl_add(gl_mul(a0, b0), gl_mul(gl_mul(a1, b1), 7));
-    *r1 = gl_add(gl_mul(a0, b1), gl_mul(a1, b0));
-}
 
 AURUM_DEV void fri_fold_row(const u64 *codeword, u64 row, u32 log_arity, u32 log_n, u64 b0,
                             u64 b1, const u64 *half, u64 *out) {

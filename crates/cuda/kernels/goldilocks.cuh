@@ -397,3 +397,31 @@ AURUM_DEV u64 gl_sum_lazy(const u64 *x, int n) {
     for (int i = 2; i < n; i++) w = gl_wide_add(w, x[i]);
     return gl_fold(w);
 }
+
+// x^(2^k) for lazy x, canonical.
+AURUM_DEV u64 gl_square_n(u64 x, int k) {
+    for (int i = 0; i < k; i++) x = gl_mul_lazy(x, x);
+    return gl_canonical(x);
+}
+
+// 1/x = x^(p − 2) for lazy x (0 for 0), canonical. p − 2 = (2^31 − 1)·2^33 + (2^32 − 1), and
+// x^(2^32 − 1) = (x^(2^31 − 1))^2 · x: an addition chain of 2^k − 1 exponents to 2^31 − 1
+// (30 squarings, 7 products), then 34 squarings and 2 products.
+AURUM_DEV u64 gl_inverse(u64 x) {
+    const u64 t2 = gl_mul(gl_square_n(x, 1), x);        // 2^2 − 1
+    const u64 t3 = gl_mul(gl_square_n(t2, 1), x);       // 2^3 − 1
+    const u64 t6 = gl_mul(gl_square_n(t3, 3), t3);      // 2^6 − 1
+    const u64 t12 = gl_mul(gl_square_n(t6, 6), t6);     // 2^12 − 1
+    const u64 t24 = gl_mul(gl_square_n(t12, 12), t12);  // 2^24 − 1
+    const u64 t30 = gl_mul(gl_square_n(t24, 6), t6);    // 2^30 − 1
+    const u64 t31 = gl_mul(gl_square_n(t30, 1), x);     // 2^31 − 1
+    const u64 t32 = gl_mul(gl_square_n(t31, 1), x);     // 2^32 − 1
+    return gl_mul(gl_square_n(t31, 33), t32);
+}
+
+// The quadratic extension: a0 + a1·X with X² = 7 (Goldilocks2 on the CPU), as word pairs.
+// (a0 + a1·X)·(b0 + b1·X), canonical.
+AURUM_DEV void ext_mul(u64 a0, u64 a1, u64 b0, u64 b1, u64 *r0, u64 *r1) {
+    *r0 = gl_add(gl_mul(a0, b0), gl_mul(gl_mul(a1, b1), 7));
+    *r1 = gl_add(gl_mul(a0, b1), gl_mul(a1, b0));
+}

@@ -1,14 +1,15 @@
 //! `aurum-fri`'s commit engine on the GPU: a `FriPcs` with [`GpuCommitEngine`] computes its
-//! input LDEs and their Merkle tree on the device (the LDEs stay there for the tree; they and
-//! the tree's upper layers come back for the openings), and its other trees — over LDEs
-//! computed elsewhere (`FriPcs::commit_ldes`) and over each codeword the FRI commit phase
-//! folds — from host memory, and those folds, with the same values as the CPU, so the proofs
-//! are the same.
+//! input LDEs and their Merkle tree on the device (the LDEs stay there for the tree and for the
+//! openings' reduced codewords; they and the tree's upper layers come back for the rest of the
+//! openings), and its other trees — over LDEs computed elsewhere (`FriPcs::commit_ldes`) and
+//! over each codeword the FRI commit phase folds — from host memory, and those folds, and the
+//! reduced openings, with the same values as the CPU, so the proofs are the same.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use aurum_fri::{CommitEngine, EngineCommit, EngineMatrix};
+use aurum_fri::{CommitEngine, EngineCommit, EngineMatrix, HeightOpening};
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{Answers, Matrix, Preset, TreeDigests};
 use aurum_ntt::{Domain, Order};
@@ -21,6 +22,7 @@ use crate::kernels::Poseidon2Constants;
 use crate::lde::{LdeError, coset_lde_on_device};
 use crate::matrix::GpuMatrix;
 use crate::merkle::{commit_matrices, commit_on_device};
+use crate::open::{KeptLdes, reduced_openings};
 use crate::reference::with_gpu_config;
 
 /// The GPU as a `FriPcs` commit engine (`FriPcs::with_engine`).
@@ -37,6 +39,8 @@ pub struct GpuCommitEngine {
     trees: AtomicUsize,
     /// FRI folds computed here so far.
     folds: AtomicUsize,
+    /// Openings' reduced codewords computed here so far (calls: one per opening).
+    openings: AtomicUsize,
 }
 
 impl GpuCommitEngine {
@@ -49,6 +53,7 @@ impl GpuCommitEngine {
             jobs: AtomicUsize::new(0),
             trees: AtomicUsize::new(0),
             folds: AtomicUsize::new(0),
+            openings: AtomicUsize::new(0),
         }
     }
 
@@ -77,6 +82,7 @@ impl GpuCommitEngine {
                 jobs: AtomicUsize::new(0),
                 trees: AtomicUsize::new(0),
                 folds: AtomicUsize::new(0),
+                openings: AtomicUsize::new(0),
             }),
         )
     }
@@ -98,6 +104,12 @@ impl GpuCommitEngine {
     #[must_use]
     pub fn folds(&self) -> usize {
         self.folds.load(Ordering::Relaxed)
+    }
+
+    /// Openings whose reduced codewords this engine has computed (the rest went to the CPU).
+    #[must_use]
+    pub fn openings(&self) -> usize {
+        self.openings.load(Ordering::Relaxed)
     }
 
     /// The device.
@@ -139,7 +151,7 @@ impl GpuCommitEngine {
     ) -> Result<EngineCommit, CommitError> {
         let gpu = self.gpu;
         let start = Instant::now();
-        let ldes = matrices
+        let ldes: Vec<GpuMatrix<'static>> = matrices
             .iter()
             .map(|m| {
                 coset_lde_on_device(
@@ -152,7 +164,7 @@ impl GpuCommitEngine {
                     Order::BitReversed,
                 )
             })
-            .collect::<Result<Vec<GpuMatrix<'_>>, LdeError>>()
+            .collect::<Result<_, LdeError>>()
             .map_err(|e| match e {
                 LdeError::Cuda(e) => CommitError::Cuda(e),
                 // The scheme checked the shapes; a refusal here is a bug, said as such.
@@ -178,6 +190,8 @@ impl GpuCommitEngine {
             digests,
             lde_time,
             merkle_time,
+            // The device copies stay for the openings' reduced codewords.
+            kept: Some(Arc::new(KeptLdes { gpu, ldes })),
         })
     }
 }
@@ -230,5 +244,22 @@ impl CommitEngine for GpuCommitEngine {
             &self.folds,
             || Ok(fri_fold(self.gpu, codeword, log_arity, beta)?),
         )
+    }
+
+    /// The reduced codewords on the device ([`reduced_openings`]), over the LDEs kept there
+    /// from this engine's commitments (others copied), under `auto` from the trees' threshold
+    /// ([`OPEN_TREE_MIN_ELEMENTS`] LDE elements; this job's own crossover was not measured).
+    fn reduced_openings(
+        &self,
+        heights: &[HeightOpening<'_>],
+    ) -> Result<Option<Vec<Vec<Goldilocks2>>>, String> {
+        let elements = heights
+            .iter()
+            .flat_map(|h| &h.matrices)
+            .map(|m| m.lde.len())
+            .sum();
+        self.take(elements, OPEN_TREE_MIN_ELEMENTS, &self.openings, || {
+            Ok(reduced_openings(self.gpu, heights)?)
+        })
     }
 }

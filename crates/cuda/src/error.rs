@@ -38,6 +38,13 @@ pub enum CudaError {
         /// The arity asked for, as a base-2 logarithm.
         log_arity: usize,
     },
+    /// A reduced opening that is not one (`aurum_fri::HeightOpening::is_well_formed`): a
+    /// height above `2^32`, an LDE that is not `2^log_height` rows of its width, coefficients
+    /// that are not one per column, a point on the domain.
+    OpeningShape {
+        /// The height's base-2 logarithm.
+        log_height: usize,
+    },
     /// A kernel of the GPU (the named permutation, tree or LDE) gave other values than the
     /// CPU's on the known-answer check [`crate::Gpu::open`] runs (a kernel, compiler or driver
     /// fault): the GPU is not used.
@@ -73,6 +80,12 @@ impl fmt::Display for CudaError {
                 f,
                 "a codeword of {len} elements cannot be folded by 2^{log_arity} (a power of two \
                  of at least one group and at most 2^32 elements, arity 2^1 to 2^4)"
+            ),
+            CudaError::OpeningShape { log_height } => write!(
+                f,
+                "the reduced opening of height 2^{log_height} is not one (a height of at most \
+                 2^32, LDEs of 2^{log_height} rows of their width, one coefficient per column, \
+                 no point on the domain)"
             ),
             CudaError::KnownAnswer(what) => write!(
                 f,

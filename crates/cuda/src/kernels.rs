@@ -22,6 +22,20 @@ const MERKLE: &str = include_str!("../kernels/merkle.cu");
 const NTT: &str = include_str!("../kernels/ntt.cuh");
 const NTT_KERNELS: &str = include_str!("../kernels/ntt.cu");
 const FOLD: &str = include_str!("../kernels/fold.cu");
+const OPEN: &str = include_str!("../kernels/open.cu");
+
+/// The parts of the source with kernels, after the field code, in the order they build on
+/// each other (the device's and the emulator's source).
+const KERNEL_PARTS: [&str; 8] = [
+    POSEIDON2,
+    POSEIDON,
+    HASH,
+    NTT,
+    MERKLE,
+    NTT_KERNELS,
+    FOLD,
+    OPEN,
+];
 
 pub mod lde;
 
@@ -190,11 +204,7 @@ pub fn device_source() -> String {
 /// [`device_source`] with the Poseidon2 round constants `constants`.
 #[must_use]
 pub fn device_source_with(constants: &Poseidon2Constants) -> String {
-    assemble(
-        DEVICE_PRELUDE,
-        constants,
-        &[POSEIDON2, POSEIDON, HASH, NTT, MERKLE, NTT_KERNELS, FOLD],
-    )
+    assemble(DEVICE_PRELUDE, constants, &KERNEL_PARTS)
 }
 
 /// The same field, permutation, hash and NTT code for the host's C++ compiler (no kernels),
@@ -217,7 +227,7 @@ pub(crate) fn emulator_source_with(constants: &Poseidon2Constants) -> String {
     assemble(
         &format!("{HOST_PRELUDE}{EMULATOR_PRELUDE}"),
         constants,
-        &[POSEIDON2, POSEIDON, HASH, NTT, MERKLE, NTT_KERNELS, FOLD],
+        &KERNEL_PARTS,
     )
 }
 

@@ -2,10 +2,11 @@
 //! inputs against the CPU's values — every permutation on the field's edge values and seeded
 //! states; every preset's tree (rows across the sponge's rate, a second height joining,
 //! compressions; every layer); coset LDEs of one and two passes per transform, in both
-//! orders; FRI folds by every arity — so a device whose kernels compute something else (a
+//! orders; FRI folds by every arity; a reduced opening of two matrices at three points — so a device whose kernels compute something else (a
 //! kernel, compiler or driver fault) is refused with [`CudaError::KnownAnswer`] instead of
 //! committing wrong roots or proofs. It costs a few milliseconds of the device's opening.
 
+use aurum_fri::{HeightOpening, MatrixOpening, OpeningTerm};
 use aurum_goldilocks::{Goldilocks, Goldilocks2, P};
 use aurum_merkle::{Matrix, MerkleTree, Preset, TreeDigests};
 use aurum_ntt::{Domain, Ntt, Order};
@@ -16,6 +17,7 @@ use crate::gpu::Gpu;
 use crate::lde::{LdeError, coset_lde};
 use crate::matrix::GpuMatrix;
 use crate::merkle::commit_matrices;
+use crate::open::reduced_openings;
 use crate::permute::GpuPermutation;
 use crate::reference::with_gpu_config;
 
@@ -69,7 +71,40 @@ impl Gpu {
         self.check_permutations()?;
         self.check_trees()?;
         self.check_ldes()?;
-        self.check_folds()
+        self.check_folds()?;
+        self.check_openings()
+    }
+
+    /// A reduced opening of 2^6 rows: matrices of 1 and 13 columns of edge values, opened at
+    /// two points and one, against the CPU's (`aurum_fri::reduced_opening`).
+    fn check_openings(&self) -> Result<(), CudaError> {
+        let ext =
+            |a: u64, b: u64| Goldilocks2::new(Goldilocks::from_u64(a), Goldilocks::from_u64(b));
+        let (narrow, wide) = (known_answer_values(64, 1), known_answer_values(64 * 13, 13));
+        let matrix = |lde, width: usize, points: u64| MatrixOpening {
+            lde,
+            width,
+            kept: None,
+            coefficients: (0..width as u64)
+                .map(|j| ext(P - 1 - j, 1 << (j + 20)))
+                .collect(),
+            terms: (0..points)
+                .map(|k| OpeningTerm {
+                    z: ext(3 + k, P - 5),
+                    c: ext(P - 2, 9 + k),
+                    w: ext(1 + k, k),
+                })
+                .collect(),
+        };
+        let height = HeightOpening {
+            log_height: 6,
+            matrices: vec![matrix(&narrow, 1, 2), matrix(&wide, 13, 1)],
+        };
+        let on_gpu = reduced_openings(self, core::slice::from_ref(&height))?;
+        if Some(&on_gpu[0]) != aurum_fri::reduced_opening(&height).as_ref() {
+            return Err(CudaError::KnownAnswer("reduced opening".into()));
+        }
+        Ok(())
     }
 
     /// Folds by every arity of codewords from one group to 2^3 groups, and 2^10 elements by

@@ -12,6 +12,7 @@ mod known_answers;
 mod lde;
 mod matrix;
 mod merkle;
+mod open;
 mod permute;
 mod reference;
 
@@ -34,4 +35,5 @@ pub use merkle::{
     CommitTimings, GpuTree, StreamingCommit, commit, commit_matrices, commit_on_device,
     commit_timed, hash_resident,
 };
+pub use open::reduced_openings;
 pub use permute::{GpuPermutation, PermutationRate};

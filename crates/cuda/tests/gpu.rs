@@ -6,7 +6,8 @@
 //! - `gpu::*`: permutations, leaf layers and whole trees (every layer, every preset, single and
 //!   mixed heights) computed on the GPU equal the CPU's; so do coset LDEs (every blow-up, both
 //!   orders, three domains, transforms of one to three passes) and trees committed straight
-//!   from an LDE left on the device; and `FriPcs` proofs with the GPU as commit engine equal
+//!   from an LDE left on the device; so do the openings' reduced codewords, over LDEs kept on
+//!   the device or copied there; and `FriPcs` proofs with the GPU as commit engine equal
 //!   the CPU's byte for byte, over the presets and over a prover's own Poseidon2 constants
 //!   (the kernels compiled with them). Without a GPU they are reported
 //!   ignored with the reason; `AURUM_REQUIRE_GPU=1` (scripts/gpu-check.sh) makes that a
@@ -24,9 +25,12 @@ use aurum_cuda::{
     CommitError, CudaError, DeviceChoice, Gpu, GpuCommitEngine, GpuPermutation, KernelTuning,
     LdeError, Poseidon2Constants, STAGING_CHUNK_ROWS, STAGING_SLOT_WORDS, StreamingCommit, commit,
     commit_matrices, commit_on_device, compile_kernels, compile_kernels_tuned, coset_lde,
-    coset_lde_on_device, fri_fold, hash_resident,
+    coset_lde_on_device, fri_fold, hash_resident, reduced_openings,
 };
-use aurum_fri::{Evaluations, FriParameters, FriPcs, OpeningRequest, codec};
+use aurum_fri::{
+    CommitEngine, EngineMatrix, Evaluations, FriParameters, FriPcs, HeightOpening, MatrixOpening,
+    OpeningRequest, OpeningTerm, codec, reduced_opening,
+};
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{Commitment, Matrix, MerkleTree, Preset, ShapeError, verify, with_preset};
 use aurum_ntt::{Domain, Ntt, NttError, Order};
@@ -536,8 +540,8 @@ fn fri_params() -> FriParameters {
     }
 }
 
-/// `FriPcs` with the GPU computing its LDEs, input tree, commit-phase trees and folds proves
-/// byte for byte as on the CPU; its trees over LDEs computed elsewhere (`commit_ldes`) are the
+/// `FriPcs` with the GPU computing its LDEs, input tree, commit-phase trees, folds and reduced
+/// openings proves byte for byte as on the CPU; its trees over LDEs computed elsewhere (`commit_ldes`) are the
 /// CPU's.
 fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
     let gpu = Gpu::shared()?;
@@ -551,13 +555,18 @@ fn fri_proofs_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
             if proof != fri_proof(&cpu)? {
                 return Err(format!("{preset}: the proofs differ").into());
             }
-            if engine.jobs() != 1 || engine.trees() != rounds || engine.folds() != rounds {
+            if engine.jobs() != 1
+                || engine.trees() != rounds
+                || engine.folds() != rounds
+                || engine.openings() != 1
+            {
                 return Err(format!(
-                    "{preset}: the GPU ran {} commitments, {} of {rounds} commit-phase trees \
-                     and {} of {rounds} folds",
+                    "{preset}: the GPU ran {} commitments, {} of {rounds} commit-phase trees, \
+                     {} of {rounds} folds and {} of 1 reduced openings",
                     engine.jobs(),
                     engine.trees(),
-                    engine.folds()
+                    engine.folds(),
+                    engine.openings()
                 )
                 .into());
             }
@@ -610,6 +619,118 @@ fn folds_compose(gpu: &Gpu) -> Result<(), Failed> {
                 log_arity: a,
             }) if l == len && a == log_arity => {}
             other => return Err(format!("{len} by 2^{log_arity}: {other:?}").into()),
+        }
+    }
+    Ok(())
+}
+
+/// An extension element from two seeded values.
+fn ext(seed: u64) -> Goldilocks2 {
+    let v = seeded(2, seed);
+    Goldilocks2::new(v[0], v[1])
+}
+
+/// A matrix's part in a reduced opening over `lde` (`width` columns): seeded coefficients and
+/// `points` terms at seeded points.
+fn opening_of(lde: &[Goldilocks], width: usize, points: usize, seed: u64) -> MatrixOpening<'_> {
+    MatrixOpening {
+        lde,
+        width,
+        kept: None,
+        coefficients: (0..width as u64).map(|j| ext(seed * 1000 + j)).collect(),
+        terms: (0..points as u64)
+            .map(|k| OpeningTerm {
+                z: ext(seed * 2000 + 3 * k),
+                c: ext(seed * 2000 + 3 * k + 1),
+                w: if k == 0 {
+                    Goldilocks2::ONE
+                } else {
+                    ext(seed * 2000 + 3 * k + 2)
+                },
+            })
+            .collect(),
+    }
+}
+
+/// The openings' reduced codewords on the GPU equal the CPU's (`aurum_fri::reduced_opening`):
+/// several heights (to 2^16 rows and down to one), matrices of 1 to 300 columns with edge
+/// values, one to three points; an LDE the engine kept on the device from its commitment is
+/// the one read (the host slice beside it is a decoy of zeros); bad shapes are typed errors.
+fn reduced_openings_match_the_cpu(gpu: &Gpu) -> Result<(), Failed> {
+    let with_edges = |len: usize, seed: u64| {
+        let mut v = seeded(len, seed);
+        for (x, &d) in v.iter_mut().zip(DANGER.iter()) {
+            *x = Goldilocks::from_u64(d);
+        }
+        v
+    };
+    let (a, b, c, d) = (
+        with_edges(1 << 16, 31),
+        with_edges(300 << 12, 32),
+        with_edges(5 << 12, 33),
+        with_edges(7, 34),
+    );
+    let heights = [
+        HeightOpening {
+            log_height: 16,
+            matrices: vec![opening_of(&a, 1, 2, 1)],
+        },
+        HeightOpening {
+            log_height: 12,
+            matrices: vec![opening_of(&b, 300, 3, 2), opening_of(&c, 5, 1, 3)],
+        },
+        HeightOpening {
+            log_height: 0,
+            matrices: vec![opening_of(&d, 7, 2, 4)],
+        },
+    ];
+    let on_gpu = reduced_openings(gpu, &heights)?;
+    for (h, codeword) in heights.iter().zip(&on_gpu) {
+        if reduced_opening(h).as_ref() != Some(codeword) {
+            return Err(format!("2^{}: the reduced openings differ", h.log_height).into());
+        }
+    }
+
+    // Kept on the device: the engine's commitment of one matrix, opened with a decoy.
+    let engine = GpuCommitEngine::new(Gpu::shared()?);
+    let values = seeded(9 << 10, 35);
+    let committed = engine
+        .commit(
+            Preset::Poseidon2W8,
+            &[EngineMatrix {
+                values: &values,
+                width: 9,
+                lde_shift: Goldilocks::from_u64(7),
+            }],
+            2,
+            0,
+        )?
+        .ok_or("the engine declined a required job")?;
+    let kept = committed.kept.as_deref().ok_or("the engine kept nothing")?;
+    let lde = &committed.ldes[0];
+    let decoy = vec![Goldilocks::ZERO; lde.len()];
+    let real = HeightOpening {
+        log_height: 12,
+        matrices: vec![opening_of(lde, 9, 2, 5)],
+    };
+    let mut through_kept = real.clone();
+    through_kept.matrices[0].lde = &decoy;
+    through_kept.matrices[0].kept = Some((kept, 0));
+    if reduced_openings(gpu, &[through_kept])? != vec![reduced_opening(&real).ok_or("formed")?] {
+        return Err("the opening over the kept LDE differs from the CPU's over its copy".into());
+    }
+
+    let mut short = heights[1].clone();
+    short.matrices[1].lde = &c[5..];
+    let mut coefficients = heights[1].clone();
+    coefficients.matrices[0].coefficients.pop();
+    let mut on_domain = heights[2].clone();
+    // The one point of the coset of order 1: 7.
+    on_domain.matrices[0].terms[1].z = Goldilocks2::from(Goldilocks::from_u64(7));
+    for bad in [short, coefficients, on_domain] {
+        match reduced_openings(gpu, &[heights[0].clone(), bad.clone()]) {
+            Err(CudaError::OpeningShape { log_height }) if log_height == bad.log_height => {}
+            other => return Err(format!("2^{}: {other:?}", bad.log_height).into()),
         }
     }
     Ok(())
@@ -679,6 +800,10 @@ fn main() {
         gpu_trial("lde_errors_match_the_cpu", lde_errors_match_the_cpu),
         gpu_trial("fri_proofs_match_the_cpu", fri_proofs_match_the_cpu),
         gpu_trial("folds_compose", folds_compose),
+        gpu_trial(
+            "reduced_openings_match_the_cpu",
+            reduced_openings_match_the_cpu,
+        ),
         gpu_trial("own_constants_match_the_cpu", own_constants_match_the_cpu),
         gpu_trial(
             "streaming_commits_match_the_cpu",

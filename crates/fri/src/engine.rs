@@ -2,13 +2,16 @@
 //! commitments of [`FriPcs::commit`](crate::FriPcs::commit) — the LDEs of the input matrices
 //! and the tree over them, most of a prover's time — and the other trees it builds: over LDEs
 //! computed elsewhere ([`FriPcs::commit_ldes`](crate::FriPcs::commit_ldes)) and over each
-//! codeword the FRI commit phase folds; and those folds. A GPU is one
+//! codeword the FRI commit phase folds; and those folds; and the openings' reduced codewords,
+//! from LDEs it may have kept from their commitment ([`EngineData`]). A GPU is one
 //! (`aurum_cuda::GpuCommitEngine`); this crate does not depend on any. The scheme checks the
 //! requests before and the shapes of what comes back after, and takes each tree's commitment
 //! from the returned layers, so a proof made with an engine is the proof made without one
-//! exactly when the engine computes the same LDEs, digests and folds.
+//! exactly when the engine computes the same LDEs, digests, folds and reduced openings.
 
+use core::any::Any;
 use core::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
@@ -40,6 +43,57 @@ pub struct EngineCommit {
     pub lde_time: Duration,
     /// Time spent on the tree.
     pub merkle_time: Duration,
+    /// What the engine keeps of this commitment for its openings (the LDEs in its own memory,
+    /// say): the scheme holds it with the commitment's `ProverData` (dropping it with them) and
+    /// hands it back to [`CommitEngine::reduced_openings`] with each of these matrices.
+    pub kept: Option<Arc<dyn EngineData>>,
+}
+
+/// What an engine keeps of a commitment ([`EngineCommit::kept`]); the engine that made it
+/// recognises it by its type (`&dyn EngineData` upcasts to `&dyn Any`).
+pub trait EngineData: Any + Send + Sync + fmt::Debug {}
+
+/// One term of a reduced opening: a point `z` a matrix is opened at, with `c = α^off · Σ_j
+/// α^j · p_j(z)` (its claimed values combined, `off` the columns of the (matrix, point) pairs
+/// of this height before this one) and `w = α^(off − off₀)` (`off₀` that of the matrix's first
+/// point): the term adds `(c − w · r(x)) / (z − x)` at each point `x` of the domain, `r(x)` the
+/// matrix's row combined with its [`MatrixOpening::coefficients`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpeningTerm {
+    /// The point.
+    pub z: Goldilocks2,
+    /// The claimed values, combined.
+    pub c: Goldilocks2,
+    /// The weight of the row combination.
+    pub w: Goldilocks2,
+}
+
+/// One committed matrix's part in a reduced opening.
+#[derive(Clone, Debug)]
+pub struct MatrixOpening<'a> {
+    /// Its LDE: `2^log_height` rows of `width` values on `7 · K` in bit-reversed order.
+    pub lde: &'a [Goldilocks],
+    /// Columns.
+    pub width: usize,
+    /// What the engine kept of the commitment this matrix is in, and the matrix's index there
+    /// (`None` where the CPU or another engine committed it).
+    pub kept: Option<(&'a dyn EngineData, usize)>,
+    /// `α^(off₀ + j)` for each column `j`: `r(x) = Σ_j coefficients[j] · row(x)[j]`.
+    pub coefficients: Vec<Goldilocks2>,
+    /// Its terms, one per point it is opened at.
+    pub terms: Vec<OpeningTerm>,
+}
+
+/// The reduced opening of one height: the codeword
+/// `ro(x_i) = Σ_{matrix, term} (c − w · r(x_i)) / (z − x_i)` for `i < 2^log_height`, where
+/// `x_i = 7 · ω^rev(i)` (`ω` of order `2^log_height`, `rev` over `log_height` bits) is row
+/// `i`'s point, in bit-reversed order as FRI takes it; no `z` lies on that coset.
+#[derive(Clone, Debug)]
+pub struct HeightOpening<'a> {
+    /// Base-2 log of the codeword's length and of each matrix's LDE height.
+    pub log_height: usize,
+    /// The matrices of that height, in commitment and matrix order.
+    pub matrices: Vec<MatrixOpening<'a>>,
 }
 
 /// Computes a [`FriPcs`](crate::FriPcs)'s input LDEs and their tree elsewhere; set with
@@ -104,6 +158,21 @@ pub trait CommitEngine: Send + Sync + fmt::Debug {
         let _ = (codeword, log_arity, beta);
         Ok(None)
     }
+
+    /// The reduced opening of each of `heights` (tallest first), a codeword of
+    /// `2^log_height` extension elements each, as [`HeightOpening`] defines it
+    /// ([`reduced_opening`](crate::reduced_opening) computes it on the CPU), or `Ok(None)` to
+    /// leave them to the CPU (the default). A matrix this engine committed comes with what it
+    /// kept of that commitment ([`MatrixOpening::kept`]). An error is the opening's error
+    /// ([`OpenError::Engine`](crate::OpenError::Engine)), as is a result of another count or
+    /// length.
+    fn reduced_openings(
+        &self,
+        heights: &[HeightOpening<'_>],
+    ) -> Result<Option<Vec<Vec<Goldilocks2>>>, String> {
+        let _ = heights;
+        Ok(None)
+    }
 }
 
 /// Whether `digests` are the layers from `dropped` up of a tree over matrices of `dims`.
@@ -111,6 +180,30 @@ pub(crate) fn layers_match(digests: &TreeDigests, dims: &[Dimensions], dropped: 
     digests.shape().dims() == dims
         && digests.layer(dropped).is_some()
         && (dropped == 0 || digests.layer(dropped - 1).is_none())
+}
+
+impl HeightOpening<'_> {
+    /// Whether this is a reduced opening [`reduced_opening`](crate::reduced_opening) computes:
+    /// a height of at most [`MAX_LOG_DOMAIN`](crate::MAX_LOG_DOMAIN), every matrix's LDE
+    /// `2^log_height` rows of its width (at least one column), one coefficient per column, and
+    /// no point on the domain.
+    #[must_use]
+    pub fn is_well_formed(&self) -> bool {
+        let log_height = self.log_height;
+        if log_height > crate::MAX_LOG_DOMAIN {
+            return false;
+        }
+        let n = 1u64 << log_height;
+        // z^n = 7^n exactly on the coset 7·K, |K| = n.
+        let shift_n = Goldilocks2::from(crate::domain::SHIFT.exp_u64(n));
+        self.matrices.iter().all(|m| {
+            m.width > 0
+                && m.lde.len() % m.width == 0
+                && m.lde.len() / m.width == 1 << log_height
+                && m.coefficients.len() == m.width
+                && m.terms.iter().all(|t| t.z.exp_u64(n) != shift_n)
+        })
+    }
 }
 
 /// `engine`'s [`CommitEngine::tree`] over `matrices` for its `preset`, its shape checked:
@@ -159,5 +252,30 @@ pub(crate) fn engine_fold(
             folded.len(),
             codeword.len() >> log_arity
         ))
+    }
+}
+
+/// `engine`'s [`CommitEngine::reduced_openings`] of `heights`, their count and lengths
+/// checked: `Ok(None)` where there is no engine or it leaves them to the CPU, the engine's
+/// message where it failed or returned other shapes.
+pub(crate) fn engine_reduced_openings(
+    engine: Option<(&dyn CommitEngine, Preset)>,
+    heights: &[HeightOpening<'_>],
+) -> Result<Option<Vec<Vec<Goldilocks2>>>, String> {
+    let Some((engine, _)) = engine else {
+        return Ok(None);
+    };
+    let Some(codewords) = engine.reduced_openings(heights)? else {
+        return Ok(None);
+    };
+    let lengths_match = codewords.len() == heights.len()
+        && codewords
+            .iter()
+            .zip(heights)
+            .all(|(c, h)| c.len() == 1 << h.log_height);
+    if lengths_match {
+        Ok(Some(codewords))
+    } else {
+        Err("the engine returned reduced openings of other lengths than asked for".into())
     }
 }

@@ -16,7 +16,9 @@ mod quotient;
 pub mod transcript;
 mod verifier;
 
-pub use engine::{CommitEngine, EngineCommit, EngineMatrix};
+pub use engine::{
+    CommitEngine, EngineCommit, EngineData, EngineMatrix, HeightOpening, MatrixOpening, OpeningTerm,
+};
 pub use error::{CommitError, DecodeError, OpenError, ParamsError, PowPhase, VerifyError};
 pub use fold::{fold_as_verifier, foldable};
 pub use fold_schedule::fold_schedule;
@@ -27,3 +29,4 @@ pub use pcs::{Evaluations, FriPcs, Lde, OpeningRequest, ProverData};
 pub use proof::{
     CommitPhaseOpening, CommitmentClaim, FriProof, MatrixClaim, OpenedValues, PointClaim, claims,
 };
+pub use quotient::reduced_opening;

@@ -15,7 +15,9 @@ use aurum_symmetric::Challenger;
 use tracing::{debug_span, info_span};
 
 use crate::domain::SHIFT;
-use crate::engine::{CommitEngine, EngineMatrix, engine_tree, layers_match};
+use crate::engine::{
+    CommitEngine, EngineData, EngineMatrix, engine_reduced_openings, engine_tree, layers_match,
+};
 use crate::error::{CommitError, OpenError, ParamsError, VerifyError, open_multi_error};
 use crate::instrument::{Shapes, Timings, timed};
 use crate::limits::MAX_LOG_DOMAIN;
@@ -90,7 +92,8 @@ struct Committed {
     log_height: usize,
 }
 
-/// What the prover keeps of a commitment: the LDEs and the tree's digest layers.
+/// What the prover keeps of a commitment: the LDEs and the tree's digest layers (and what a
+/// commit engine that computed them kept for the openings).
 #[derive(Clone, Debug)]
 pub struct ProverData {
     matrices: Vec<Committed>,
@@ -98,6 +101,7 @@ pub struct ProverData {
     commitment: Commitment,
     log_blowup: usize,
     cap_height: usize,
+    kept: Option<Arc<dyn EngineData>>,
 }
 
 impl ProverData {
@@ -294,7 +298,9 @@ impl<C: MerkleConfig> FriPcs<C> {
                 log_height: d.height.trailing_zeros() as usize,
             })
             .collect();
-        Ok(Some(self.prover_data(committed, done.digests)))
+        let (commitment, mut data) = self.prover_data(committed, done.digests);
+        data.kept = done.kept;
+        Ok(Some((commitment, data)))
     }
 
     /// The LDE of each matrix as [`FriPcs::commit`] computes it, without committing.
@@ -483,6 +489,7 @@ impl<C: MerkleConfig> FriPcs<C> {
                 commitment,
                 log_blowup: self.params.log_blowup,
                 cap_height: self.cap_height,
+                kept: None,
             },
         )
     }
@@ -556,20 +563,39 @@ impl<C: MerkleConfig> FriPcs<C> {
                     .iter()
                     .zip(r.points)
                     .zip(values)
-                    .map(|((m, points), values)| Quotient {
+                    .enumerate()
+                    .map(|(index, ((m, points), values))| Quotient {
                         lde: &m.lde,
                         width: m.width,
                         log_height: m.log_height,
                         points,
                         values,
+                        kept: r.data.kept.as_deref().map(|kept| (kept, index)),
                     })
             })
             .collect();
         let inputs = timed(&mut timings.quotients, || {
             // Aurum's own span: Plonky3 spreads this work over `compute_inverse_denominators`,
             // `reduce matrix quotient` and `compress mat`.
-            debug_span!("reduced openings", matrices = quotients.len())
-                .in_scope(|| quotient::reduced_openings(&quotients, alpha))
+            debug_span!("reduced openings", matrices = quotients.len()).in_scope(
+                || -> Result<Vec<(usize, Vec<Goldilocks2>)>, OpenError> {
+                    let heights = quotient::opening_heights(&quotients, alpha);
+                    let codewords = match engine_reduced_openings(self.engine(), &heights)
+                        .map_err(OpenError::Engine)?
+                    {
+                        Some(codewords) => codewords,
+                        None => heights
+                            .iter()
+                            .map(quotient::reduce_height)
+                            .collect::<Result<_, _>>()?,
+                    };
+                    Ok(heights
+                        .iter()
+                        .map(|h| h.log_height)
+                        .zip(codewords)
+                        .collect())
+                },
+            )
         })?;
         let log_max_height = inputs[0].0;
         // Plonky3's `prove_fri`: the commit phase, the query proof of work, the query phase.

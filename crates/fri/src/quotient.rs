@@ -17,6 +17,7 @@ use aurum_goldilocks::{Goldilocks, Goldilocks2, Kernel, PackedField, dispatch};
 use rayon::prelude::*;
 
 use crate::domain::{BitReversedPowers, SHIFT, coset_point};
+use crate::engine::{EngineData, HeightOpening, MatrixOpening, OpeningTerm};
 
 /// Rows per chunk (a power of two).
 const LOG_CHUNK: usize = 12;
@@ -221,20 +222,29 @@ pub(crate) struct Quotient<'a> {
     pub(crate) points: &'a [Goldilocks2],
     /// `values[k][j]`: column `j` at `points[k]`.
     pub(crate) values: &'a [Vec<Goldilocks2>],
+    /// What a commit engine kept of its commitment, and its index there.
+    pub(crate) kept: Option<(&'a dyn EngineData, usize)>,
 }
 
-/// One (matrix, point) term of a reduced opening, in the form the kernel adds it:
-/// `(c − w·r(x)) / (z − x)`, with `c = α^off · Σ_j α^j p_j(z)`, `r(x)` the matrix row combined
-/// with `α^(off₀ + j)` (`off₀` the offset of the matrix's first point) and `w = α^(off − off₀)`.
+/// A term as the kernel adds it: `w` is `None` for a matrix's first point (`w = 1`).
 #[derive(Clone, Copy, Debug)]
 struct PointTerm {
     z: Goldilocks2,
     c: Goldilocks2,
-    /// `None` for the matrix's first point (`w = 1`).
     w: Option<Goldilocks2>,
 }
 
-/// A matrix's terms at one height.
+impl From<OpeningTerm> for PointTerm {
+    fn from(OpeningTerm { z, c, w }: OpeningTerm) -> Self {
+        Self {
+            z,
+            c,
+            w: (w != Goldilocks2::ONE).then_some(w),
+        }
+    }
+}
+
+/// A matrix's terms at one height, as the kernels take them.
 struct MatrixTerms<'a> {
     lde: &'a [Goldilocks],
     width: usize,
@@ -393,14 +403,13 @@ impl Kernel for AddQuotient<'_> {
     }
 }
 
-/// The reduced openings of `matrices` (in commitment, matrix order), one codeword per
-/// distinct height, tallest first: `(log_height, codeword)`.
-///
-/// No point may lie in its matrix's LDE domain (the caller checks).
-pub(crate) fn reduced_openings(
-    matrices: &[Quotient<'_>],
+/// The reduced openings of `matrices` (in commitment, matrix order) as one
+/// [`HeightOpening`] per distinct height, tallest first: the terms' coefficients from `alpha`
+/// and the opened values, Plonky3's order of the (matrix, point) pairs.
+pub(crate) fn opening_heights<'a>(
+    matrices: &[Quotient<'a>],
     alpha: Goldilocks2,
-) -> Result<Vec<(usize, Vec<Goldilocks2>)>, crate::error::NoMemory> {
+) -> Vec<HeightOpening<'a>> {
     let mut heights: Vec<usize> = matrices.iter().map(|m| m.log_height).collect();
     heights.sort_unstable_by(|a, b| b.cmp(a));
     heights.dedup();
@@ -411,19 +420,13 @@ pub(crate) fn reduced_openings(
         .map(|log_height| {
             // Offsets run over the (matrix, point) pairs of this height in order.
             let mut offset = 0u64;
-            let terms: Vec<MatrixTerms<'_>> = matrices
+            let matrices = matrices
                 .iter()
                 .filter(|m| m.log_height == log_height)
                 .map(|m| {
                     let first = alpha.exp_u64(offset);
-                    let (a0, a1) = alpha_powers[..m.width]
-                        .iter()
-                        .map(|&a| {
-                            let a = a * first;
-                            (a.coeffs[0], a.coeffs[1])
-                        })
-                        .unzip();
-                    let points = m
+                    let coefficients = alpha_powers[..m.width].iter().map(|&a| a * first).collect();
+                    let terms = m
                         .points
                         .iter()
                         .zip(m.values)
@@ -431,67 +434,108 @@ pub(crate) fn reduced_openings(
                         .map(|(k, (&z, values))| {
                             let at_z: Goldilocks2 =
                                 values.iter().zip(&alpha_powers).map(|(&v, &a)| v * a).sum();
-                            let term = PointTerm {
+                            let term = OpeningTerm {
                                 z,
                                 c: alpha.exp_u64(offset) * at_z,
-                                w: (k > 0).then(|| alpha.exp_u64((k * m.width) as u64)),
+                                w: alpha.exp_u64((k * m.width) as u64),
                             };
                             offset += m.width as u64;
                             term
                         })
                         .collect();
-                    MatrixTerms {
+                    MatrixOpening {
                         lde: m.lde,
                         width: m.width,
-                        a0,
-                        a1,
-                        points,
+                        kept: m.kept,
+                        coefficients,
+                        terms,
                     }
                 })
                 .collect();
-            let coset = BitReversedPowers::coset(log_height, LOG_CHUNK);
-            let chunk = coset.chunk_len();
-            let mut codeword =
-                crate::error::try_zeroed_ext(1 << log_height, "the reduced openings")?;
-            codeword
-                .par_chunks_mut(chunk)
-                .enumerate()
-                .for_each(|(q, out)| {
-                    let mut xs = Vec::with_capacity(chunk);
-                    coset.chunk(q, &mut xs);
-                    let mut r0 = vec![Goldilocks::ZERO; chunk];
-                    let mut r1 = vec![Goldilocks::ZERO; chunk];
-                    let mut norms = vec![Goldilocks::ZERO; chunk];
-                    let mut o0 = vec![Goldilocks::ZERO; chunk];
-                    let mut o1 = vec![Goldilocks::ZERO; chunk];
-                    for m in &terms {
-                        dispatch(RowCombination {
-                            rows: &m.lde[q * chunk * m.width..(q + 1) * chunk * m.width],
-                            width: m.width,
-                            a0: &m.a0,
-                            a1: &m.a1,
-                            r0: &mut r0,
-                            r1: &mut r1,
-                        });
-                        for &term in &m.points {
-                            dispatch(AddQuotient {
-                                term,
-                                xs: &xs,
-                                r0: &r0,
-                                r1: &r1,
-                                norms: &mut norms,
-                                o0: &mut o0,
-                                o1: &mut o1,
-                            });
-                        }
-                    }
-                    for ((o, &c0), &c1) in out.iter_mut().zip(&o0).zip(&o1) {
-                        *o = Goldilocks2::new(c0, c1);
-                    }
-                });
-            Ok((log_height, codeword))
+            HeightOpening {
+                log_height,
+                matrices,
+            }
         })
         .collect()
+}
+
+/// The reduced opening of `height` on the CPU, as [`HeightOpening`] defines it: the codeword
+/// of `2^log_height` extension elements, or `None` where `height` is not one
+/// ([`HeightOpening::is_well_formed`]) or the codeword cannot be allocated. What the prover
+/// computes where no engine takes the openings, and the reference an engine's are checked
+/// against.
+#[must_use]
+pub fn reduced_opening(height: &HeightOpening<'_>) -> Option<Vec<Goldilocks2>> {
+    if !height.is_well_formed() {
+        return None;
+    }
+    reduce_height(height).ok()
+}
+
+/// The reduced opening of a well-formed `height` (see [`reduced_opening`]).
+pub(crate) fn reduce_height(
+    height: &HeightOpening<'_>,
+) -> Result<Vec<Goldilocks2>, crate::error::NoMemory> {
+    let log_height = height.log_height;
+    let terms: Vec<MatrixTerms<'_>> = height
+        .matrices
+        .iter()
+        .map(|m| {
+            let (a0, a1) = m
+                .coefficients
+                .iter()
+                .map(|a| (a.coeffs[0], a.coeffs[1]))
+                .unzip();
+            MatrixTerms {
+                lde: m.lde,
+                width: m.width,
+                a0,
+                a1,
+                points: m.terms.iter().map(|&t| t.into()).collect(),
+            }
+        })
+        .collect();
+    let coset = BitReversedPowers::coset(log_height, LOG_CHUNK);
+    let chunk = coset.chunk_len();
+    let mut codeword = crate::error::try_zeroed_ext(1 << log_height, "the reduced openings")?;
+    codeword
+        .par_chunks_mut(chunk)
+        .enumerate()
+        .for_each(|(q, out)| {
+            let mut xs = Vec::with_capacity(chunk);
+            coset.chunk(q, &mut xs);
+            let mut r0 = vec![Goldilocks::ZERO; chunk];
+            let mut r1 = vec![Goldilocks::ZERO; chunk];
+            let mut norms = vec![Goldilocks::ZERO; chunk];
+            let mut o0 = vec![Goldilocks::ZERO; chunk];
+            let mut o1 = vec![Goldilocks::ZERO; chunk];
+            for m in &terms {
+                dispatch(RowCombination {
+                    rows: &m.lde[q * chunk * m.width..(q + 1) * chunk * m.width],
+                    width: m.width,
+                    a0: &m.a0,
+                    a1: &m.a1,
+                    r0: &mut r0,
+                    r1: &mut r1,
+                });
+                for &term in &m.points {
+                    dispatch(AddQuotient {
+                        term,
+                        xs: &xs,
+                        r0: &r0,
+                        r1: &r1,
+                        norms: &mut norms,
+                        o0: &mut o0,
+                        o1: &mut o1,
+                    });
+                }
+            }
+            for ((o, &c0), &c1) in out.iter_mut().zip(&o0).zip(&o1) {
+                *o = Goldilocks2::new(c0, c1);
+            }
+        });
+    Ok(codeword)
 }
 
 #[cfg(test)]
@@ -533,6 +577,41 @@ mod tests {
             for j in 0..width {
                 assert_eq!(values[k][j], horner(j, z), "point {k} column {j}");
             }
+        }
+    }
+
+    #[test]
+    fn reduced_opening_refuses_what_is_not_one() {
+        let lde: Vec<Goldilocks> = (0..32).map(Goldilocks::from_u64).collect();
+        let term = OpeningTerm {
+            z: ext(3, 4),
+            c: ext(5, 6),
+            w: Goldilocks2::ONE,
+        };
+        let height = |log_height, lde, width, coefficients, z| HeightOpening {
+            log_height,
+            matrices: vec![MatrixOpening {
+                lde,
+                width,
+                kept: None,
+                coefficients: vec![ext(1, 2); coefficients],
+                terms: vec![OpeningTerm { z, ..term }],
+            }],
+        };
+        let good = height(3, &lde[..], 4, 4, term.z);
+        assert!(good.is_well_formed());
+        assert_eq!(reduced_opening(&good).map(|c| c.len()), Some(8));
+        let on_domain = Goldilocks2::from(coset_point(3, 5));
+        for bad in [
+            height(4, &lde[..], 4, 4, term.z),
+            height(3, &lde[..31], 4, 4, term.z),
+            height(3, &lde[..], 0, 0, term.z),
+            height(3, &lde[..], 4, 3, term.z),
+            height(3, &lde[..], 4, 4, on_domain),
+            height(40, &lde[..], 4, 4, term.z),
+        ] {
+            assert!(!bad.is_well_formed());
+            assert_eq!(reduced_opening(&bad), None);
         }
     }
 }

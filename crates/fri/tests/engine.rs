@@ -6,15 +6,18 @@
 //! other shapes than asked for, is the commitment's or the opening's typed error;
 //! configurations that are not a preset's (other round constants) never reach an engine,
 //! unless the engine's own tree computes them (an engine built with those constants), and then
-//! the proof is the CPU's again. The same holds for the commit phase's trees and folds.
+//! the proof is the CPU's again. The same holds for the commit phase's trees and folds, and for
+//! the openings' reduced codewords, for which the engine gets back what it kept of each
+//! commitment it computed.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use aurum_fri::{
-    CommitEngine, CommitError, EngineCommit, EngineMatrix, Evaluations, FriParameters, FriPcs,
-    FriProof, Lde, OpenError, OpeningRequest, codec, fold_as_verifier,
+    CommitEngine, CommitError, EngineCommit, EngineData, EngineMatrix, Evaluations, FriParameters,
+    FriPcs, FriProof, HeightOpening, Lde, OpenError, OpeningRequest, codec, fold_as_verifier,
+    reduced_opening,
 };
 use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{
@@ -66,6 +69,13 @@ struct Reference {
     /// What `fold` does (`Decline`: the trait's default; `WrongLayers`: one value short).
     fold_behaviour: Behaviour,
     fold_calls: AtomicUsize,
+    /// What `reduced_openings` does (`Decline`: the trait's default; `WrongLayers`: one
+    /// codeword short of a value).
+    open_behaviour: Behaviour,
+    open_calls: AtomicUsize,
+    /// Matrices `reduced_openings` got with what this engine kept of their commitment, at
+    /// their index there.
+    kept_seen: AtomicUsize,
     /// The engine's width-8 tree hashes with [`own_w8`]'s constants instead of the preset's.
     own_w8: bool,
 }
@@ -91,8 +101,19 @@ impl Reference {
             tree_calls: AtomicUsize::new(0),
             fold_behaviour,
             fold_calls: AtomicUsize::new(0),
+            open_behaviour: Behaviour::Decline,
+            open_calls: AtomicUsize::new(0),
+            kept_seen: AtomicUsize::new(0),
             own_w8: false,
         })
+    }
+
+    /// An engine computing the input commitments and, as `open_behaviour` says, the reduced
+    /// openings.
+    fn with_openings(open_behaviour: Behaviour) -> Arc<Self> {
+        let mut engine = Arc::into_inner(Self::new(Behaviour::Compute)).expect("just made");
+        engine.open_behaviour = open_behaviour;
+        Arc::new(engine)
     }
 
     fn with_own_w8() -> Arc<Self> {
@@ -103,6 +124,9 @@ impl Reference {
             tree_calls: AtomicUsize::new(0),
             fold_behaviour: Behaviour::Decline,
             fold_calls: AtomicUsize::new(0),
+            open_behaviour: Behaviour::Decline,
+            open_calls: AtomicUsize::new(0),
+            kept_seen: AtomicUsize::new(0),
             own_w8: true,
         })
     }
@@ -144,6 +168,14 @@ impl Reference {
         Ok(TreeDigests::from_layers_above(shape, dropped, layers).expect("the same shape"))
     }
 }
+
+/// What the reference engine keeps of a commitment: how many matrices it holds.
+#[derive(Debug)]
+struct Kept {
+    matrices: usize,
+}
+
+impl EngineData for Kept {}
 
 impl CommitEngine for Reference {
     fn tree_answers(&self, preset: Preset) -> Answers {
@@ -197,6 +229,9 @@ impl CommitEngine for Reference {
             digests,
             lde_time: Duration::ZERO,
             merkle_time: Duration::ZERO,
+            kept: Some(Arc::new(Kept {
+                matrices: matrices.len(),
+            })),
         }))
     }
 
@@ -236,6 +271,38 @@ impl CommitEngine for Reference {
             _ => {}
         }
         Ok(Some(folded))
+    }
+
+    fn reduced_openings(
+        &self,
+        heights: &[HeightOpening<'_>],
+    ) -> Result<Option<Vec<Vec<Goldilocks2>>>, String> {
+        self.open_calls.fetch_add(1, Ordering::Relaxed);
+        match self.open_behaviour {
+            Behaviour::Decline => return Ok(None),
+            Behaviour::Fail => return Err("the device fell over".into()),
+            _ => {}
+        }
+        for m in heights.iter().flat_map(|h| &h.matrices) {
+            let (kept, index) = m.kept.ok_or("every matrix was committed here")?;
+            let kept: &dyn core::any::Any = kept;
+            let kept = kept.downcast_ref::<Kept>().ok_or("kept by this engine")?;
+            if index < kept.matrices {
+                self.kept_seen.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        let mut codewords: Vec<Vec<Goldilocks2>> = heights
+            .iter()
+            .map(|h| reduced_opening(h).ok_or("a well-formed height"))
+            .collect::<Result<_, _>>()?;
+        match self.open_behaviour {
+            Behaviour::WrongLayers => {
+                codewords[1].pop();
+            }
+            Behaviour::OtherDigests => codewords[0][0] += Goldilocks2::ONE,
+            _ => {}
+        }
+        Ok(Some(codewords))
     }
 }
 
@@ -548,5 +615,67 @@ fn commit_ldes_takes_the_engines_tree() {
             matches!(pcs.commit_ldes(ldes(&cpu)), Err(CommitError::Engine(_))),
             "{tree_behaviour:?}"
         );
+    }
+}
+
+#[test]
+fn an_engine_reducing_as_the_cpu_gives_the_same_proof() {
+    for preset in [Preset::Poseidon2W8, Preset::Plonky2] {
+        with_preset!(preset, |config| {
+            let cpu = FriPcs::new(config.clone(), params()).unwrap();
+            let engine = Reference::with_openings(Behaviour::Compute);
+            let with_engine = cpu.clone().with_engine(engine.clone());
+            assert_eq!(proof(&with_engine).unwrap(), proof(&cpu).unwrap());
+            // One call per proof, and both matrices came with what the engine kept of their
+            // commitment, at their index there.
+            assert_eq!(engine.open_calls.load(Ordering::Relaxed), 1);
+            assert_eq!(engine.kept_seen.load(Ordering::Relaxed), 2);
+        });
+    }
+}
+
+#[test]
+fn the_engines_reduced_openings_are_the_ones_used() {
+    // Reduced openings with another first value: the commit phase folds them, so its
+    // commitments differ from the CPU's (the comparison above compares what the engine
+    // computed).
+    let cpu = FriPcs::new(config::poseidon2_w8(), params()).unwrap();
+    let other = cpu
+        .clone()
+        .with_engine(Reference::with_openings(Behaviour::OtherDigests));
+    let (with_other, _) = proof_of(&other).unwrap();
+    let (on_cpu, _) = proof_of(&cpu).unwrap();
+    assert_ne!(with_other.commit_phase_commits, on_cpu.commit_phase_commits);
+}
+
+#[test]
+fn reduced_opening_failures_and_wrong_lengths_are_typed_errors() {
+    for open_behaviour in [Behaviour::Fail, Behaviour::WrongLayers] {
+        let pcs = FriPcs::new(config::poseidon2_w8(), params())
+            .unwrap()
+            .with_engine(Reference::with_openings(open_behaviour));
+        match proof_of(&pcs) {
+            Err(Failed::Open(OpenError::Engine(message))) => {
+                assert!(!message.is_empty(), "{open_behaviour:?}");
+            }
+            other => panic!("{open_behaviour:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn matrices_committed_elsewhere_come_without_kept_data() {
+    // A commitment the engine declined was made on the CPU: its matrices reach the engine's
+    // reduced openings with nothing kept (the reference engine refuses those).
+    let mut engine = Arc::into_inner(Reference::new(Behaviour::Decline)).unwrap();
+    engine.open_behaviour = Behaviour::Compute;
+    let pcs = FriPcs::new(config::poseidon2_w8(), params())
+        .unwrap()
+        .with_engine(Arc::new(engine));
+    match proof_of(&pcs) {
+        Err(Failed::Open(OpenError::Engine(message))) => {
+            assert_eq!(message, "every matrix was committed here");
+        }
+        other => panic!("{other:?}"),
     }
 }

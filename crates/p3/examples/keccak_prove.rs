@@ -365,10 +365,12 @@ fn main() {
     if let Some(engine) = &engine {
         println!(
             "aurum-fri: {} commitments (LDE and Merkle tree), {} other trees (over LDEs \
-             computed elsewhere, over folded codewords) and {} folds computed on the GPU",
+             computed elsewhere, over folded codewords), {} folds and {} openings' reduced \
+             codewords computed on the GPU",
             engine.jobs(),
             engine.trees(),
-            engine.folds()
+            engine.folds(),
+            engine.openings()
         );
     }
     // Each round's proofs ran back to back, so their ratios are the figures a load change

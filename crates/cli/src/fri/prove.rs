@@ -97,7 +97,7 @@ fn prove_with<C: MerkleConfig, Ch: Challenger>(
         proof: hex_bytes(&bytes),
     };
     let device = match engine {
-        Some(engine) if engine.jobs() + engine.trees() + engine.folds() > 0 => {
+        Some(engine) if engine.jobs() + engine.trees() + engine.folds() + engine.openings() > 0 => {
             let mut work = Vec::new();
             if engine.jobs() > 0 {
                 work.push("LDE and Merkle tree".to_string());
@@ -107,6 +107,9 @@ fn prove_with<C: MerkleConfig, Ch: Challenger>(
             }
             if engine.folds() > 0 {
                 work.push(format!("{} folds", engine.folds()));
+            }
+            if engine.openings() > 0 {
+                work.push("reduced openings".to_string());
             }
             format!("{} (CUDA): {}", engine.gpu().info().name, work.join(", "))
         }

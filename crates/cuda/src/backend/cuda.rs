@@ -15,7 +15,9 @@ use cudarc::driver::{
     DevicePtrMut, DriverError, LaunchConfig, PinnedHostSlice, PushKernelArg,
 };
 
-use super::{BLOCK, KERNELS, NTT_THREADS, NttPass, check_fold, check_leaves, compile, prefix};
+use super::{
+    BLOCK, KERNELS, NTT_THREADS, NttPass, OpeningLaunch, check_fold, check_leaves, compile, prefix,
+};
 use crate::error::CudaError;
 use crate::info::DeviceInfo;
 use crate::kernels::{KernelTuning, Poseidon2Constants};
@@ -626,6 +628,52 @@ impl Device {
         // of codeword, entries below 2^(log_n − 1) of half and writes words 2i, 2i + 1 of out —
         // inside all three, and 2^log_arity within the kernel's arrays (`check_fold` asserted).
         unsafe { launch.launch(Self::config(n)?) }.map_err(driver("launching a fold"))?;
+        Ok(())
+    }
+
+    /// Adds one matrix's reduced-opening terms to `out` (kernels/open.cu): `lde` holds
+    /// `2^log_n` rows of `width` words, `points` the domain's points in natural order,
+    /// `coefficients` the row combination's `width` extension elements and `terms` six words per
+    /// term.
+    pub(crate) fn reduced_opening(
+        &self,
+        lde: &Buffer,
+        launch: OpeningLaunch,
+        points: &Buffer,
+        coefficients: &Buffer,
+        terms: &Buffer,
+        out: &mut Buffer,
+    ) -> Result<(), CudaError> {
+        let rows = launch.checked_rows(
+            lde.len(),
+            points.len(),
+            coefficients.len(),
+            terms.len(),
+            out.len(),
+        );
+        let OpeningLaunch {
+            width,
+            log_n,
+            terms: n_terms,
+        } = launch;
+        let f = self.function("reduced_opening");
+        let mut launch = self.stream.launch_builder(f);
+        launch
+            .arg(lde)
+            .arg(&width)
+            .arg(&log_n)
+            .arg(points)
+            .arg(coefficients)
+            .arg(terms)
+            .arg(&n_terms)
+            .arg(out);
+        // SAFETY: (lde, width: u64, log_n: u32, points, coefficients, terms, n_terms: u32, out)
+        // is the kernel's signature; thread i < 2^log_n reads row i of lde (2^log_n · width
+        // words), points[rev(i)] (2^log_n entries), 2 · width coefficient words and 6 · n_terms
+        // term words, and reads and writes words 2i, 2i + 1 of out — inside all five
+        // (`OpeningLaunch::checked_rows` asserted).
+        unsafe { launch.launch(Self::config(rows)?) }
+            .map_err(driver("launching a reduced opening"))?;
         Ok(())
     }
 

@@ -25,7 +25,9 @@ use aurum_merkle::Preset;
 use libloading::Library;
 use rayon::prelude::*;
 
-use super::{BLOCK, KERNELS, NTT_THREADS, NttPass, check_fold, check_leaves, prefix};
+use super::{
+    BLOCK, KERNELS, NTT_THREADS, NttPass, OpeningLaunch, check_fold, check_leaves, prefix,
+};
 use crate::error::CudaError;
 use crate::info::DeviceInfo;
 use crate::kernels::{KernelTuning, Poseidon2Constants, emulator_source_with};
@@ -124,6 +126,8 @@ type NttPassFn = unsafe extern "C" fn(
     u32,
 );
 type FoldFn = unsafe extern "C" fn(*const u64, u64, u32, u32, u64, u64, *const u64, *mut u64);
+type OpeningFn =
+    unsafe extern "C" fn(*const u64, u64, u32, *const u64, *const u64, *const u64, u32, *mut u64);
 /// Sets the calling thread's `blockIdx.x`, `threadIdx.x` and `blockDim.x`.
 type ThreadFn = unsafe extern "C" fn(u32, u32, u32);
 
@@ -619,6 +623,58 @@ impl Device {
                     beta[0],
                     beta[1],
                     h as *const u64,
+                    o as *mut u64,
+                );
+            }
+        })
+    }
+
+    /// Adds one matrix's reduced-opening terms to `out` (see the CUDA backend's
+    /// `reduced_opening`).
+    pub(crate) fn reduced_opening(
+        &self,
+        lde: &Buffer,
+        launch: OpeningLaunch,
+        points: &Buffer,
+        coefficients: &Buffer,
+        terms: &Buffer,
+        out: &mut Buffer,
+    ) -> Result<(), CudaError> {
+        let rows = launch.checked_rows(
+            lde.len(),
+            points.len(),
+            coefficients.len(),
+            terms.len(),
+            out.len(),
+        );
+        let OpeningLaunch {
+            width,
+            log_n,
+            terms: n_terms,
+        } = launch;
+        let f: OpeningFn = self.kernel("reduced_opening");
+        let (l, p, c, t, o) = (
+            address(&lde.words),
+            address(&points.words),
+            address(&coefficients.words),
+            address(&terms.words),
+            address_mut(&mut out.words),
+        );
+        self.grid(rows, || {
+            // SAFETY: (lde, width, log_n, points, coefficients, terms, n_terms, out) is the
+            // kernel's signature; thread i < 2^log_n reads row i of lde, points[rev(i)],
+            // 2 · width coefficient words and 6 · n_terms term words, and reads and writes words
+            // 2i, 2i + 1 of out — inside all five (`OpeningLaunch::checked_rows` asserted): the
+            // threads write disjoint words.
+            unsafe {
+                f(
+                    l as *const u64,
+                    width,
+                    log_n,
+                    p as *const u64,
+                    c as *const u64,
+                    t as *const u64,
+                    n_terms,
                     o as *mut u64,
                 );
             }

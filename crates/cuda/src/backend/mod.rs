@@ -77,6 +77,7 @@ pub(super) const KERNELS: &[&str] = &[
     "ntt_pass",
     "powers",
     "fri_fold",
+    "reduced_opening",
 ];
 
 /// Threads per block of `ntt_pass` (`NTT_THREADS` in kernels/ntt.cuh).
@@ -186,6 +187,40 @@ pub(super) fn check_fold(
             && out >= 2 * rows
     );
     n.trailing_zeros()
+}
+
+/// One matrix's reduced-opening launch (kernels/open.cu): an LDE of `2^log_n` rows of `width`
+/// words in `lde` words, the points table, `2 · width` coefficient words, six words per term
+/// and two output words per row.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OpeningLaunch {
+    pub(crate) width: u64,
+    pub(crate) log_n: u32,
+    pub(crate) terms: u32,
+}
+
+impl OpeningLaunch {
+    /// Checks that the launch stays inside buffers of these lengths (in words), as the
+    /// kernel's reads and writes rely on, and returns its rows.
+    pub(super) fn checked_rows(
+        &self,
+        lde: usize,
+        points: usize,
+        coefficients: usize,
+        terms: usize,
+        out: usize,
+    ) -> u64 {
+        let rows = 1u64 << self.log_n;
+        assert!(
+            self.log_n as usize <= aurum_fri::MAX_LOG_DOMAIN
+                && lde as u64 >= rows * self.width
+                && points as u64 >= rows
+                && coefficients as u64 >= 2 * self.width
+                && terms as u64 >= 6 * u64::from(self.terms)
+                && out as u64 >= 2 * rows
+        );
+        rows
+    }
 }
 
 #[cfg(test)]

@@ -190,7 +190,7 @@ impl HeightOpening<'_> {
     #[must_use]
     pub fn is_well_formed(&self) -> bool {
         let log_height = self.log_height;
-        if log_height > crate::MAX_LOG_DOMAIN {
+        if log_height > crate::limits::MAX_LOG_DOMAIN {
             return false;
         }
         let n = 1u64 << log_height;

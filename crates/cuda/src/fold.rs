@@ -5,8 +5,7 @@ use aurum_goldilocks::{Goldilocks, Goldilocks2};
 
 use crate::error::CudaError;
 use crate::gpu::Gpu;
-use crate::kernels::lde::PowerTables;
-use crate::matrix::check_free;
+use crate::matrix::{check_free, download_ext, power_table};
 
 /// `codeword` (`2^k` extension elements in bit-reversed order) folded by `2^log_arity` with
 /// `beta`, as the FRI commit phase folds it (`aurum_fri::CommitEngine::fold`): the codeword is
@@ -33,17 +32,9 @@ pub fn fri_fold(
     let words = aurum_goldilocks::raw::words(Goldilocks2::as_base_slice(codeword));
     let input = device.upload(words)?;
     let root = Goldilocks::two_adic_generator(log_n).expect("at most 2^32 points, checked");
-    let count = (n / 2) as u64;
-    let PowerTables { lo_bits, hi, lo } =
-        PowerTables::new(root.inverse(), Goldilocks::ONE.halve(), count);
-    let mut half = device.unset(n / 2)?;
-    device.powers(&mut half, count, lo_bits, &hi, &lo)?;
+    let half = power_table(gpu, root.inverse(), Goldilocks::ONE.halve(), n / 2)?;
     let mut out = device.unset(2 * rows)?;
     let [b0, b1] = beta.coeffs.map(|c| c.as_canonical_u64());
     device.fri_fold(&input, rows, log_arity as u32, [b0, b1], &half, &mut out)?;
-    let words = device.download(&out, 2 * rows)?;
-    Ok(words
-        .chunks_exact(2)
-        .map(|w| Goldilocks2::new(Goldilocks::from_u64(w[0]), Goldilocks::from_u64(w[1])))
-        .collect())
+    download_ext(gpu, &out, rows)
 }

@@ -1,12 +1,13 @@
 //! A matrix whose values are on the device: what the GPU's LDE returns and its Merkle trees
 //! can commit without a copy back ([`crate::commit_matrices`]).
 
-use aurum_goldilocks::Goldilocks;
+use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use aurum_merkle::{Dimensions, Matrix};
 
 use crate::backend::Buffer;
 use crate::error::CudaError;
 use crate::gpu::Gpu;
+use crate::kernels::lde::PowerTables;
 
 /// A row-major matrix of canonical values in device memory.
 pub struct GpuMatrix<'g> {
@@ -73,6 +74,33 @@ impl<'g> GpuMatrix<'g> {
         self.gpu.device.read_back(staging, &self.buffer, words)?;
         Ok(out)
     }
+}
+
+/// `factor · base^t` for `t < count`, computed on the device (the `powers` kernel).
+pub(crate) fn power_table(
+    gpu: &Gpu,
+    base: Goldilocks,
+    factor: Goldilocks,
+    count: usize,
+) -> Result<Buffer, CudaError> {
+    let PowerTables { lo_bits, hi, lo } = PowerTables::new(base, factor, count as u64);
+    let mut table = gpu.device.unset(count)?;
+    gpu.device
+        .powers(&mut table, count as u64, lo_bits, &hi, &lo)?;
+    Ok(table)
+}
+
+/// The first `elements` extension elements (word pairs) of `buffer`, copied back.
+pub(crate) fn download_ext(
+    gpu: &Gpu,
+    buffer: &Buffer,
+    elements: usize,
+) -> Result<Vec<Goldilocks2>, CudaError> {
+    let words = gpu.device.download(buffer, 2 * elements)?;
+    Ok(words
+        .chunks_exact(2)
+        .map(|w| Goldilocks2::new(Goldilocks::from_u64(w[0]), Goldilocks::from_u64(w[1])))
+        .collect())
 }
 
 /// A typed error, not a failed allocation half-way through, when `bytes` more do not fit.

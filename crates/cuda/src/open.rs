@@ -12,8 +12,7 @@ use aurum_merkle::Matrix;
 use crate::backend::{Buffer, OpeningLaunch};
 use crate::error::CudaError;
 use crate::gpu::Gpu;
-use crate::kernels::lde::PowerTables;
-use crate::matrix::{GpuMatrix, check_free};
+use crate::matrix::{GpuMatrix, check_free, download_ext, power_table};
 
 /// What [`crate::GpuCommitEngine`] keeps of a commitment for its openings: the LDEs, in
 /// commitment order, in the memory of the device that computed them (freed with the
@@ -87,9 +86,7 @@ fn reduce_height(gpu: &Gpu, height: &HeightOpening<'_>) -> Result<Vec<Goldilocks
         .sum();
     check_free(gpu, (copied + 3 * n) * 8)?;
     let root = Goldilocks::two_adic_generator(log_n).expect("at most 2^32 points, checked");
-    let PowerTables { lo_bits, hi, lo } = PowerTables::new(root, Goldilocks::GENERATOR, n as u64);
-    let mut points = device.unset(n)?;
-    device.powers(&mut points, n as u64, lo_bits, &hi, &lo)?;
+    let points = power_table(gpu, root, Goldilocks::GENERATOR, n)?;
     let mut out = device.zeros(2 * n)?;
     for (m, kept) in height.matrices.iter().zip(kept) {
         let copy;
@@ -129,9 +126,5 @@ fn reduce_height(gpu: &Gpu, height: &HeightOpening<'_>) -> Result<Vec<Goldilocks
             &mut out,
         )?;
     }
-    let words = device.download(&out, 2 * n)?;
-    Ok(words
-        .chunks_exact(2)
-        .map(|w| Goldilocks2::new(Goldilocks::from_u64(w[0]), Goldilocks::from_u64(w[1])))
-        .collect())
+    download_ext(gpu, &out, n)
 }

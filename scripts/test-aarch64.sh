@@ -12,11 +12,12 @@
 # Usage: scripts/test-aarch64.sh [extra cargo test args...]
 #   Without extra args the unit and integration tests (--lib --bins --tests) of the crates in
 #   CRATES below are built once and each test binary runs under every line of RUNS, minus the
-#   heavy tests of scripts/heavy-tests.sh and, on lines whose CLI column says "no", the CLI's
-#   tests; the doctests run once, under the first line. With extra args each line runs
+#   heavy tests of scripts/heavy-tests.sh and those its TESTS column leaves out; the doctests
+#   run once, under the first line. With extra args each line runs
 #   `cargo test -p CRATES... ARGS` (all of them, the CLI's included).
 #   AURUM_QEMU_CPUS  space-separated qemu CPU models: run only the lines of RUNS below whose
 #                    model is listed (a model not in RUNS runs once, with no expectations)
+#   AURUM_QEMU_JOBS  how many lines run at once (default 2; their logs are printed whole)
 #
 # What runs here and why (CI has 90 minutes, and this step was most of them):
 # - CRATES is every crate of ours: the kernels (field, SVE, permutations, Merkle, NTT), FRI and
@@ -29,11 +30,18 @@
 #   streams; scripts/heavy-tests.sh) are backend-independent logic over the same kernels;
 #   under SVE emulation they took 8 of the 9 minutes of the kernel crates' tests. The README's
 #   `cargo test --workspace` runs them natively.
-# - The CLI's tests (its argument handling, files, reports and errors, with the binary started
-#   through the emulator: a minute per line, half of a line's time) run under the first two
-#   lines, 256-bit SVE2 and NEON: both dispatch families, one build of the same code. The
-#   other three lines are there for the kernels' vector lengths (128 and 2048 bits, SVE
-#   without SVE2), which the kernel crates' own suites cover against scalar.
+# - Each line runs the test binaries its TESTS column names (one build serves them all):
+#   all      every binary: the first line, 256-bit SVE2, the backend a modern Arm server
+#            selects. Only here: the CLI's tests (its argument handling, files, reports and
+#            errors, with the binary started through the emulator: 80 s, half of a line's
+#            time). The CLI sits above the dispatch; the kernel crates below check both
+#            dispatch families on every line.
+#   no-cli   all but the CLI's: NEON (Cortex-A72), FRI's proofs and trees included.
+#   kernels  the kernel crates (field, SVE, permutations, Merkle, NTT) and FRI's per-backend
+#            proof (its known answer goes through the SVE kernels at that vector length);
+#            not aurum-bench's and FRI's integration suite (engine interface, tampering:
+#            logic above the kernels, checked on the first two lines): the other three lines
+#            are there for the kernels' vector lengths (128 and 2048 bits, SVE without SVE2).
 # - clippy for aarch64 lints the same crates, where all the aarch64-only code is (the x86
 #   clippy of CI's first step lints every crate and target).
 set -euo pipefail
@@ -47,20 +55,21 @@ cd "$(dirname "$0")/.."
 #   AURUM_EXPECT_BACKEND   the backend aurum_goldilocks::backend() must select in that run
 #   AURUM_EXPECT_SVE_BITS  the SVE vector length of the CPU as the backend must detect it,
 #                          in bits, or "none" (the CPU has no SVE)
-#   CLI                    whether the CLI's tests run under this line (yes/no; see above)
+#   TESTS                  which test binaries run under this line (all, no-cli, kernels;
+#                          see above)
 # The EXPECT columns are exported to the tests (qemu passes the environment through); a test
 # that finds them unset checks the selection against what the CPU reports instead.
 # Vector lengths: SVE2 at 128, 256 and 2048 bits (the smallest, a common one, the largest)
 # and SVE without SVE2 at 512 (A64FX); NEON without SVE (Cortex-A72).
 RUNS=(
-  # QEMU_CPU                           AURUM_BACKEND  EXPECT_BACKEND  EXPECT_SVE_BITS  CLI
+  # QEMU_CPU                           AURUM_BACKEND  EXPECT_BACKEND  EXPECT_SVE_BITS  TESTS
   # SVE executes fewer instructions than NEON at every vector length (README, "SVE and
   # SVE2"), so it is selected wherever the CPU has it, 128 bits included.
-  "max,sve-default-vector-length=32    -              sve             256              yes"
-  "cortex-a72                          -              neon            none             yes" # no SVE
-  "max,sve-default-vector-length=16    -              sve             128              no"
-  "max,sve-default-vector-length=256   -              sve             2048             no"
-  "a64fx                               -              sve             512              no" # no SVE2
+  "max,sve-default-vector-length=32    -              sve             256              all"
+  "cortex-a72                          -              neon            none             no-cli" # no SVE
+  "max,sve-default-vector-length=16    -              sve             128              kernels"
+  "max,sve-default-vector-length=256   -              sve             2048             kernels"
+  "a64fx                               -              sve             512              kernels" # no SVE2
 )
 
 # Every crate of ours (see above); one build serves every line.
@@ -70,6 +79,8 @@ CRATES=(aurum-goldilocks aurum-sve aurum-symmetric aurum-poseidon aurum-poseidon
 # Seconds one test binary may run under qemu (a whole CPU model's run, every binary, takes
 # under 100 s).
 BINARY_LIMIT=${AURUM_QEMU_BINARY_LIMIT:-300}
+# How many lines of RUNS run at once (see below).
+QEMU_JOBS=${AURUM_QEMU_JOBS:-2}
 
 log() { echo "test-aarch64: $*"; }
 die() { echo "test-aarch64: ERROR: $*" >&2; exit 1; }
@@ -84,6 +95,13 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/aarch64-cross"
 # The cross build keeps line tables (file:line in panics and backtraces) but not full debug
 # info: less to generate and link, for a build that is only run, never stepped through.
 export CARGO_PROFILE_TEST_DEBUG=line-tables-only
+# Aurum's crates at opt-level 1 here, not the test profile's 2: the x86 backends need 2 (at 1
+# their intrinsics stay calls: Cargo.toml, [profile.test]), NEON is baseline on aarch64 and
+# inlines at 1, and the SVE kernels are C, compiled by their own flags. On a 2-vCPU Intel Xeon
+# (family 6 model 207) the build of these crates' tests took 795 s of CPU instead of 1 419 s
+# (the CLI's library 57 s instead of 270 s), and the tests under qemu ran 25 % longer (NEON's
+# binaries, not the CLI's: 55 s instead of 44 s): the step is shorter by minutes.
+export CARGO_PROFILE_TEST_OPT_LEVEL=1
 log "using $($RUSTC -V)"
 
 # shellcheck source=scripts/heavy-tests.sh
@@ -103,7 +121,7 @@ if [ -n "${AURUM_QEMU_CPUS:-}" ]; then
       read -r c _ <<<"$run"
       if [ "$c" = "$cpu" ]; then selected+=("$run"); found=1; fi
     done
-    [ "$found" = 1 ] || selected+=("$cpu - - - yes")
+    [ "$found" = 1 ] || selected+=("$cpu - - - all")
   done
 else
   selected=("${RUNS[@]}")
@@ -122,61 +140,115 @@ if [ $# -eq 0 ]; then
     exe=$(sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' <<<"$line")
     dir=$(sed -n 's/.*"manifest_path":"\([^"]*\)\/Cargo.toml".*/\1/p' <<<"$line")
     [ -n "$exe" ] && [ -n "$dir" ] || die "no executable or package in: $line"
-    binaries+=("$exe	$dir")
+    target=$(sed -n 's/.*"target":{[^}]*"name":"\([^"]*\)".*/\1/p' <<<"$line")
+    [ -n "$target" ] || die "no target name in: $line"
+    binaries+=("$exe	$dir	$target")
   done < <(grep '"reason":"compiler-artifact"' "$messages" | grep '"profile":{[^}]*"test":true' |
     grep '"executable":"')
   [ "${#binaries[@]}" -gt 0 ] || die "cargo built no test binaries"
   log "${#binaries[@]} test binaries"
 fi
-cli_dir="$PWD/crates/cli"
+# Whether a test binary (package folder, target name) runs on a line whose TESTS column says $1.
+runs_on() {
+  local tests=$1 dir=${2#"$PWD/"} target=$3
+  case "$tests" in
+    all) return 0 ;;
+    no-cli) [ "$dir" != crates/cli ] ;;
+    kernels)
+      case "$dir" in
+        crates/cli | crates/bench) return 1 ;;
+        crates/fri) [ "$target" = backends ] ;;
+        *) return 0 ;;
+      esac
+      ;;
+    *) die "unknown TESTS column '$tests' (all, no-cli, kernels)" ;;
+  esac
+}
 
-started=$SECONDS
-doc_done=0
-for run in "${selected[@]}"; do
-  read -r cpu force expect bits cli <<<"$run"
+# Reads a line of RUNS into cpu, tests, envs (the expectations, exported to the tests) and
+# unset_backend (runtime selection, whatever the caller's shell has set, unless forced).
+parse_line() {
+  local force expect bits
+  read -r cpu force expect bits tests <<<"$1"
   envs=()
-  unset_backend=(-u AURUM_BACKEND) # runtime selection, whatever the caller's shell has set
+  unset_backend=(-u AURUM_BACKEND)
   [ "$force" = - ] || { envs+=("AURUM_BACKEND=$force"); unset_backend=(); }
   [ "$expect" = - ] || envs+=("AURUM_EXPECT_BACKEND=$expect")
   [ "$bits" = - ] || envs+=("AURUM_EXPECT_SVE_BITS=$bits")
-  t=$SECONDS
-  if [ $# -gt 0 ]; then
+}
+
+# Runs the test binaries of one line of RUNS (those its TESTS column names).
+run_line() {
+  parse_line "$1"
+  local t=$SECONDS entry exe dir target attempt rc
+  log "the test binaries under qemu -cpu $cpu ${envs[*]} (TESTS: $tests)"
+  for entry in "${binaries[@]}"; do
+    IFS=$'\t' read -r exe dir target <<<"$entry"
+    runs_on "$tests" "$dir" "$target" || continue
+    echo "     Running ${exe#"$PWD/"} (in ${dir#"$PWD/"})"
+    # As cargo runs a test: from its package's folder, through the runner (the emulator),
+    # under a time limit: a test that starts a process forks the emulator, and a fork of a
+    # multi-threaded program under qemu-user can deadlock before its exec (qemu's own locks,
+    # held by another thread at the fork) — seen once here, a CLI test waiting on a child that
+    # never ran. A binary that runs past the limit is run once more; a second hang, or any
+    # failure, fails the step.
+    for attempt in 1 2; do
+      rc=0
+      (cd "$dir" && env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" CARGO_MANIFEST_DIR="$dir" \
+        timeout --kill-after=10 "$BINARY_LIMIT" qemu-aarch64-static "$exe" "${HEAVY_SKIP_ARGS[@]}") ||
+        rc=$?
+      [ "$rc" -eq 0 ] && break
+      if { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; } && [ "$attempt" -eq 1 ]; then
+        log "${exe#"$PWD/"} ran past ${BINARY_LIMIT} s under qemu -cpu $cpu (a forked emulator" \
+          "deadlocked before its exec?): running it once more"
+        continue
+      fi
+      die "${exe#"$PWD/"} failed under qemu -cpu $cpu (status $rc)"
+    done
+  done
+  log "-cpu $cpu ${envs[*]}: passed in $((SECONDS - t)) s"
+}
+
+started=$SECONDS
+if [ $# -gt 0 ]; then
+  for run in "${selected[@]}"; do
+    parse_line "$run"
+    t=$SECONDS
     log "cargo test ${packages[*]} --target aarch64-unknown-linux-gnu $* under qemu -cpu $cpu ${envs[*]}"
     env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
       cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu "$@"
-  else
-    log "the test binaries under qemu -cpu $cpu ${envs[*]}$([ "$cli" = yes ] || echo " (not the CLI's)")"
-    for entry in "${binaries[@]}"; do
-      IFS=$'\t' read -r exe dir <<<"$entry"
-      [ "$cli" = yes ] || [ "$dir" != "$cli_dir" ] || continue
-      echo "     Running ${exe#"$PWD/"} (in ${dir#"$PWD/"})"
-      # As cargo runs a test: from its package's folder, through the runner (the emulator),
-      # under a time limit: a test that starts a process forks the emulator, and a fork of a
-      # multi-threaded program under qemu-user can deadlock before its exec (qemu's own locks,
-      # held by another thread at the fork) — seen once here, a CLI test waiting on a child that
-      # never ran. A binary that runs past the limit is run once more; a second hang, or any
-      # failure, fails the step.
-      for attempt in 1 2; do
-        rc=0
-        (cd "$dir" && env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" CARGO_MANIFEST_DIR="$dir" \
-          timeout --kill-after=10 "$BINARY_LIMIT" qemu-aarch64-static "$exe" "${HEAVY_SKIP_ARGS[@]}") ||
-          rc=$?
-        [ "$rc" -eq 0 ] && break
-        if { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; } && [ "$attempt" -eq 1 ]; then
-          log "${exe#"$PWD/"} ran past ${BINARY_LIMIT} s under qemu -cpu $cpu (a forked emulator" \
-            "deadlocked before its exec?): running it once more"
-          continue
-        fi
-        die "${exe#"$PWD/"} failed under qemu -cpu $cpu (status $rc)"
-      done
-    done
-    if [ "$doc_done" = 0 ]; then
-      log "cargo test ${packages[*]} --doc (once) under qemu -cpu $cpu ${envs[*]}"
-      env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
-        cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu --doc
-      doc_done=1
-    fi
-  fi
-  log "-cpu $cpu ${envs[*]}: passed in $((SECONDS - t)) s"
-done
+    log "-cpu $cpu ${envs[*]}: passed in $((SECONDS - t)) s"
+  done
+else
+  # The doctests once, under the first line (cargo builds them first).
+  parse_line "${selected[0]}"
+  log "cargo test ${packages[*]} --doc (once) under qemu -cpu $cpu ${envs[*]}"
+  env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
+    cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu --doc
+  # The lines run QEMU_JOBS at a time, each into a log printed whole when it ends (in the order
+  # of RUNS): a line's test binaries keep 1.6 of 2 CPUs busy on average (single-threaded
+  # stretches, emulator start-ups), two lines at once all of them.
+  jobs_dir=$(mktemp -d /tmp/aurum-aarch64-runs-XXXXXX)
+  trap 'rm -f "$messages"; rm -rf "$jobs_dir"' EXIT
+  pids=()
+  for i in "${!selected[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$QEMU_JOBS" ]; do wait -n || true; done
+    read -r cpu _ <<<"${selected[$i]}"
+    log "started: -cpu $cpu"
+    (
+      set +e
+      (run_line "${selected[$i]}") >"$jobs_dir/$i.log" 2>&1
+      echo $? >"$jobs_dir/$i.status"
+    ) &
+    pids+=($!)
+  done
+  failed=()
+  for i in "${!selected[@]}"; do
+    wait "${pids[$i]}" || true
+    cat "$jobs_dir/$i.log"
+    read -r cpu _ <<<"${selected[$i]}"
+    [ "$(cat "$jobs_dir/$i.status" 2>/dev/null)" = 0 ] || failed+=("$cpu")
+  done
+  [ "${#failed[@]}" -eq 0 ] || die "failed under qemu -cpu ${failed[*]} (their logs above)"
+fi
 log "all aarch64 runs passed ($((SECONDS - started)) s of tests after the build)"

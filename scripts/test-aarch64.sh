@@ -96,8 +96,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/aarch64-cross"
 # info: less to generate and link, for a build that is only run, never stepped through.
 export CARGO_PROFILE_TEST_DEBUG=line-tables-only
 # Aurum's crates at opt-level 1 here, not the test profile's 2: the x86 backends need 2 (at 1
-# their intrinsics stay calls: Cargo.toml, [profile.test]), NEON is baseline on aarch64 and
-# inlines at 1, and the SVE kernels are C, compiled by their own flags. On a 2-vCPU Intel Xeon
+# their intrinsics stay calls in generic instances shared between crates: Cargo.toml,
+# [profile.test]), NEON is baseline on aarch64 and inlines in any function, and the SVE
+# kernels are C, compiled by their own flags. On a 2-vCPU Intel Xeon
 # (family 6 model 207) the build of these crates' tests took 795 s of CPU instead of 1 419 s
 # (the CLI's library 57 s instead of 270 s), and the tests under qemu ran 25 % longer (NEON's
 # binaries, not the CLI's: 55 s instead of 44 s): the step is shorter by minutes.

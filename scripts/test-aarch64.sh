@@ -76,8 +76,8 @@ RUNS=(
 CRATES=(aurum-goldilocks aurum-sve aurum-symmetric aurum-poseidon aurum-poseidon2 aurum-merkle
   aurum-ntt aurum-fri aurum-bench aurum-cli)
 
-# Seconds one test binary may run under qemu (a whole CPU model's run, every binary, takes
-# under 100 s).
+# Seconds one test binary may run under qemu (the longest, the CLI's, took 148 s on a 2-vCPU
+# Intel Xeon with two models running at once; the others under 40 s).
 BINARY_LIMIT=${AURUM_QEMU_BINARY_LIMIT:-300}
 # How many lines of RUNS run at once (see below).
 QEMU_JOBS=${AURUM_QEMU_JOBS:-2}

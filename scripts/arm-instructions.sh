@@ -88,9 +88,9 @@ PLUGIN=$BASE/qemu-plugins/libinsn_count.so
 log "building tools/insn-workload (release) for x86_64 and aarch64"
 # With the CLI in the same build, cargo resolves the shared crates' features as for the README's
 # `cargo run --release` (the CLI is the default member), so the release units that command built
-# are reused and only the workload compiles (in CI: 43 s instead of 78 s on a 2-vCPU Intel Xeon,
-# family 6 model 207); alone, the workload's narrower features (syn's, tracing's) give other
-# units and everything compiled again. Standing alone, this builds the CLI as well.
+# are reused and only the workload compiles (43 s instead of 78 s on a 2-vCPU Intel Xeon, family
+# 6 model 207); alone, the workload's narrower features (syn's, tracing's) give other units, and
+# serde, its derive and Aurum's crates compiled again. Standing alone, this builds the CLI too.
 cargo build -q --release -p aurum-cli -p aurum-insn-workload
 X86_BIN=$BASE/release/insn-workload
 env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc CARGO_TARGET_DIR="$BASE/aarch64-cross" \

@@ -17,16 +17,20 @@
 #               its band (the counts are deterministic for the pinned ptxas)
 #   --ptx FILE  the kernels' PTX for compute 9.0 as scripts/cuda-compile.sh leaves it
 #               (target/cuda-ptx/compute_90.ptx), instead of compiling it here
+#   --cubin FILE  that PTX already assembled for sm_90 by ptxas -O3, as scripts/cuda-compile.sh
+#               leaves it (target/cuda-ptx/sm_90.cubin), instead of assembling it here
 # Needs: python3 with pip and PyPI (scripts/cuda-wheel.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 check=0
 ptx=
+cubin=
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1 ;;
     --ptx) ptx=$2; shift ;;
+    --cubin) cubin=$2; shift ;;
     *) echo "cuda-sass: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -48,13 +52,16 @@ if [ ! -x "$bin/cuobjdump" ] || [ ! -x "$bin/nvdisasm" ]; then
 fi
 work=target/cuda-sass
 mkdir -p "$work"
-if [ -z "$ptx" ]; then
-  ptx=$work/kernels.ptx
-  LD_LIBRARY_PATH="$PWD/$nvrtc/nvidia/cu13/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-    cargo run --quiet --release -p aurum-cuda --example ptx -- "$arch" > "$ptx"
+if [ -z "$cubin" ]; then
+  if [ -z "$ptx" ]; then
+    ptx=$work/kernels.ptx
+    LD_LIBRARY_PATH="$PWD/$nvrtc/nvidia/cu13/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+      cargo run --quiet --release -p aurum-cuda --example ptx -- "$arch" > "$ptx"
+  fi
+  cubin=$work/kernels.cubin
+  "$bin/ptxas" -arch="sm_$arch" -O3 "$ptx" -o "$cubin"
 fi
-"$bin/ptxas" -arch="sm_$arch" -O3 "$ptx" -o "$work/kernels.cubin"
-NVDISASM_PATH="$bin" "$bin/cuobjdump" -sass "$work/kernels.cubin" > "$work/kernels.sass"
+NVDISASM_PATH="$bin" "$bin/cuobjdump" -sass "$cubin" > "$work/kernels.sass"
 python3 - "$work/kernels.sass" "$arch" "$sms" "$ghz" "$check" scripts/cuda-sass-bands.txt <<'PY'
 import re, sys
 path, arch, sms, ghz = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])

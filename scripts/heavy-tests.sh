@@ -19,20 +19,26 @@
 #   documented_commands_run             every command of the docs through the CLI (the docs
 #                                       test: it checks the documentation, not the build, and
 #                                       the emulated binary cannot be started from its shell)
+#   openings_from_the_tree_file_equal_plain_openings_for_every_preset
+#                                       the CLI's tree files: 17 round trips of commit, open and
+#                                       verify, about 200 processes of the binary (60 s under
+#                                       qemu, most of the CLI's suite there; the tree files'
+#                                       damaged, foreign and failed cases stay)
 #   allocation_failures_under_a_limited_address_space_are_errors
 #                                       native only: the CLI under `ulimit -v` (qemu user
 #                                       emulation reserves address space of its own, and the
 #                                       emulated binary cannot be exec'd from the test's shell);
 #                                       it generates 0.5 GiB matrices, slow at opt-level 0
 # Kept everywhere: streaming vs in-memory (proptest), tampering, overlapped errors, split parts
-# and plans, damaged and foreign tree files, openings from stored trees, every permutation, NTT,
-# field and CLI test.
+# and plans, damaged and foreign tree files, openings from stored trees, every permutation, NTT
+# and field test, and the CLI's other tests.
 HEAVY_TESTS=(streaming_over_many_chunks tree_matches_definition_and_openings_verify
   plonky2_and_polygon_trees_match_definition overlapped_pushes_equal_in_memory
   wide_rows_fill_whole_chunks_inside_parts
   random_shapes_store_and_open_like_the_in_memory_tree
   stored_trees_equal_the_in_memory_tree_for_every_preset a_large_tree_file_over_many_chunks
   a_sink_receives_exactly_the_in_memory_layers documented_commands_run
+  openings_from_the_tree_file_equal_plain_openings_for_every_preset
   allocation_failures_under_a_limited_address_space_are_errors)
 # libtest arguments that skip them (--skip matches substrings; every name above is unique).
 HEAVY_SKIP_ARGS=()

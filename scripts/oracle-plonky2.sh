@@ -29,7 +29,7 @@ fi
 
 case "${1:-test}" in
   test) shift || true; cargo test "$@" ;;
-  bench) shift; cargo bench --bench plonky2 -- "$@" ;;
+  bench) shift; cargo bench --features bench --bench plonky2 -- "$@" ;;
   latency) shift; cargo run --release --example latency -- "$@" ;;
   *) echo "usage: scripts/oracle-plonky2.sh [test|bench|latency] [args...]" >&2; exit 2 ;;
 esac

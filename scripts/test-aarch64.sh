@@ -33,7 +33,7 @@
 # - Each line runs the test binaries its TESTS column names (one build serves them all):
 #   all      every binary: the first line, 256-bit SVE2, the backend a modern Arm server
 #            selects. Only here: the CLI's tests (its argument handling, files, reports and
-#            errors, with the binary started through the emulator: 80 s, half of a line's
+#            errors, with the binary started through the emulator: 106 s with its unit tests, half of the line's
 #            time). The CLI sits above the dispatch; the kernel crates below check both
 #            dispatch families on every line.
 #   no-cli   all but the CLI's: NEON (Cortex-A72), FRI's proofs and trees included.
@@ -76,7 +76,7 @@ RUNS=(
 CRATES=(aurum-goldilocks aurum-sve aurum-symmetric aurum-poseidon aurum-poseidon2 aurum-merkle
   aurum-ntt aurum-fri aurum-bench aurum-cli)
 
-# Seconds one test binary may run under qemu (the longest, the CLI's, took 148 s on a 2-vCPU
+# Seconds one test binary may run under qemu (the longest, the CLI's, took 88 s on a 2-vCPU
 # Intel Xeon with two models running at once; the others under 40 s).
 BINARY_LIMIT=${AURUM_QEMU_BINARY_LIMIT:-300}
 # How many lines of RUNS run at once (see below).

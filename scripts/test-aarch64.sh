@@ -33,9 +33,9 @@
 # - Each line runs the test binaries its TESTS column names (one build serves them all):
 #   all      every binary: the first line, 256-bit SVE2, the backend a modern Arm server
 #            selects. Only here: the CLI's tests (its argument handling, files, reports and
-#            errors, with the binary started through the emulator: 106 s with its unit tests, half of the line's
-#            time). The CLI sits above the dispatch; the kernel crates below check both
-#            dispatch families on every line.
+#            errors, with the binary started through the emulator: 106 s with its unit
+#            tests, half of the line's time). The CLI sits above the dispatch; the kernel
+#            crates below check both dispatch families on every line.
 #   no-cli   all but the CLI's: NEON (Cortex-A72), FRI's proofs and trees included.
 #   kernels  the kernel crates (field, SVE, permutations, Merkle, NTT) and FRI's per-backend
 #            proof (its known answer goes through the SVE kernels at that vector length);

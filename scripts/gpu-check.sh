@@ -103,7 +103,7 @@ run_bundle() {
   AURUM_REQUIRE_GPU=1 AURUM_REQUIRE_NVRTC=$require_nvrtc limited 180 "$bundle/gpu-tests" \
     --test-threads 1 || status=1
   echo "== CLI on the GPU"
-  "$bundle/aurum" info | grep -E '^(backend|device|threads):' || status=1
+  "$bundle/aurum" info | grep -E '^(backend|device|device refused|threads):' || status=1
   local preset gpu cpu
   for preset in poseidon2-w8 poseidon2-w12 poseidon2-w16 plonky2 polygon; do
     gpu=$(AURUM_DEVICE=cuda limited 60 "$bundle/aurum" commit --rows "$commit_rows" --cols 12 \

@@ -2,11 +2,14 @@
 //! on device-resident states, Merkle commitments (the kernels alone, and host matrix → root
 //! with the copies), and coset LDEs (the kernels alone, and host → host), at the suite's sizes
 //! so that they stand beside the CPU's figures of the same ids' shapes. Their statistics are
-//! the record's `all_threads` values (the whole device), with no one-thread value.
+//! the record's `all_threads` values (the whole device), with no one-thread value. A group of
+//! kernels the device's known-answer check refused is not measured: the record names it.
 
 use std::time::{Duration, Instant};
 
-use aurum_cuda::{Gpu, GpuPermutation, commit_on_device, coset_lde_timed, hash_resident};
+use aurum_cuda::{
+    Gpu, GpuKernel, GpuPermutation, commit_on_device, coset_lde_timed, hash_resident,
+};
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::Matrix;
 use aurum_ntt::{Domain, Order};
@@ -32,6 +35,7 @@ pub(crate) fn device(gpu: &Gpu) -> GpuDevice {
             "{}.{}",
             info.compute_capability.0, info.compute_capability.1
         ),
+        refused: gpu.refused().iter().map(ToString::to_string).collect(),
     }
 }
 
@@ -65,7 +69,11 @@ pub(crate) fn figures<H: Host>(
     let repetitions = plan.repetitions;
     let mut out = Vec::new();
     let states = if plan.states < 1024 { 1 << 12 } else { STATES };
+    let usable = |kernel| gpu.kernel_usable(kernel).is_ok();
     for perm in GpuPermutation::ALL {
+        if !usable(GpuKernel::Permutation(perm)) {
+            continue;
+        }
         let rates = gpu
             .permutation_rates(perm, states, ROUNDS, repetitions)
             .map_err(|e| failed("permutations", &e))?;
@@ -81,6 +89,9 @@ pub(crate) fn figures<H: Host>(
         )?);
     }
     for &(preset, log_rows, cols) in &plan.merkle {
+        if !usable(GpuKernel::Tree(preset)) {
+            continue;
+        }
         let values = host.random_matrix(1 << log_rows, cols, 0)?;
         let matrix = Matrix::new(&values, cols).map_err(|e| failed("matrix", &e))?;
         let shape = format!("2^{log_rows}x{cols}");
@@ -110,7 +121,7 @@ pub(crate) fn figures<H: Host>(
         )?);
     }
     let shift = Domain::PLONKY3.shift();
-    for &(log_rows, cols) in &plan.lde {
+    for &(log_rows, cols) in plan.lde.iter().filter(|_| usable(GpuKernel::Lde)) {
         let values: Vec<Goldilocks> = host.random_matrix(1 << log_rows, cols, 0)?;
         let shape = format!("2^{log_rows}x{cols}");
         let mut kernels = Vec::new();

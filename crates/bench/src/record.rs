@@ -156,6 +156,11 @@ pub struct GpuDevice {
     pub multiprocessors: u32,
     /// Compute capability (`9.0`).
     pub compute_capability: String,
+    /// The groups of kernels its known-answer check refused, each with what differed
+    /// (`aurum_cuda::Gpu::refused`): their figures are not in the record. Absent when none
+    /// was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<String>,
 }
 
 /// An emulated run.

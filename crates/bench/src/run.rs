@@ -217,6 +217,9 @@ fn summary(record: &Record) -> String {
             gpu.multiprocessors,
             gpu.compute_capability
         );
+        for refusal in &gpu.refused {
+            let _ = writeln!(out, "GPU refused (its figures left out): {refusal}");
+        }
     }
     let table = |out: &mut String, figures: &[&Figure], all_threads: bool| {
         if all_threads {
@@ -347,4 +350,31 @@ fn batch_check(record: &Record) -> String {
          {backend}, 1 thread:\n\n| permutation | permute_many | best fixed | ratio |\n\
          |---|---:|---:|---:|\n{rows}"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{GpuDevice, parse};
+
+    /// A GPU whose known-answer check refused a group of kernels: the summary says which, and
+    /// that its figures are left out; the record keeps the refusal through a round trip.
+    #[test]
+    fn the_summary_names_the_gpu_s_refused_kernels() {
+        let mut record = parse(include_str!("../records/zen5-native.json")).unwrap();
+        let refusal = "the GPU's coset LDE failed its known-answer check against the CPU (…)";
+        record.machine.gpu = Some(GpuDevice {
+            name: "NVIDIA H200".to_string(),
+            memory_bytes: 150_000_000_000,
+            multiprocessors: 132,
+            compute_capability: "9.0".to_string(),
+            refused: vec![refusal.to_string()],
+        });
+        let text = summary(&record);
+        assert!(
+            text.contains(&format!("GPU refused (its figures left out): {refusal}")),
+            "{text}"
+        );
+        assert_eq!(parse(&record.to_json()).unwrap(), record);
+    }
 }

@@ -84,11 +84,19 @@ fn device() -> Result<(), Error> {
         return Ok(());
     }
     match aurum_cuda::Gpu::shared() {
-        Ok(gpu) => println!(
-            "device: {choice} ({env}); GPU: {}; commitments from {} elements on run on it under auto",
-            gpu.info(),
-            aurum_cuda::AUTO_MIN_ELEMENTS
-        ),
+        Ok(gpu) => {
+            println!(
+                "device: {choice} ({env}); GPU: {}; commitments from {} elements on run on it \
+                 under auto",
+                gpu.info(),
+                aurum_cuda::AUTO_MIN_ELEMENTS
+            );
+            // A group of kernels that failed its known-answer check: its jobs stay on the CPU
+            // under auto and are this error under cuda.
+            for refused in gpu.refused() {
+                println!("device refused: {refused}");
+            }
+        }
         Err(e) if choice == aurum_cuda::DeviceChoice::Cuda => {
             return Err(Error::Backend(format!("{env}=cuda: {e}")));
         }

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use aurum_cuda::kernels::lde::LdePlan;
 use aurum_cuda::{
-    Gpu, GpuPermutation, KernelTuning, Poseidon2Constants, commit_on_device, commit_timed,
-    coset_lde_timed, hash_resident,
+    Gpu, GpuKernel, GpuPermutation, KernelTuning, Poseidon2Constants, commit_on_device,
+    commit_timed, coset_lde_timed, hash_resident,
 };
 use aurum_goldilocks::Goldilocks;
 use aurum_merkle::{Matrix, MerkleTree, Preset, with_preset};
@@ -55,6 +55,10 @@ fn main() {
         }
     };
     println!("device: {}", gpu.info());
+    // Groups of kernels that failed the known-answer check are not run: their rows say so.
+    for refused in gpu.refused() {
+        println!("refused: {refused}");
+    }
     println!(
         "open (driver, NVRTC compile, module load): {:.0} ms",
         ms(start.elapsed())
@@ -68,6 +72,10 @@ fn main() {
     println!("\n| permutation | G perm/s (median) | range |");
     println!("|---|---:|---|");
     for perm in GpuPermutation::ALL {
+        if gpu.kernel_usable(GpuKernel::Permutation(perm)).is_err() {
+            println!("| {} | refused | |", perm.name());
+            continue;
+        }
         let rate = gpu
             .permutation_rate(perm, 1 << 22, 16, 5)
             .expect("permutation rate");
@@ -110,6 +118,10 @@ fn main() {
         ]);
     }
     for (preset, log_rows, width, with_cpu) in jobs {
+        if gpu.kernel_usable(GpuKernel::Tree(preset)).is_err() {
+            println!("| {preset} | 2^{log_rows} × {width} | refused | | | | | | |");
+            continue;
+        }
         let rows = 1usize << log_rows;
         let values = data(rows * width, log_rows as u64 * 1000 + width as u64);
         let matrix = Matrix::new(&values, width).expect("whole rows");
@@ -212,21 +224,25 @@ fn register_bounds() {
         };
         let rates: Vec<String> = GpuPermutation::ALL
             .iter()
-            .map(|&perm| {
-                let rate = gpu
-                    .permutation_rate(perm, 1 << 22, 16, 5)
-                    .expect("permutation rate");
-                format!("{:.3}", rate.per_second / 1e9)
+            .map(|&perm| match gpu.permutation_rate(perm, 1 << 22, 16, 5) {
+                Ok(rate) => format!("{:.3}", rate.per_second / 1e9),
+                Err(_) if gpu.kernel_usable(GpuKernel::Permutation(perm)).is_err() => {
+                    "refused".to_string()
+                }
+                Err(e) => panic!("permutation rate: {e}"),
             })
             .collect();
         let hash = |preset| {
+            if gpu.kernel_usable(GpuKernel::Tree(preset)).is_err() {
+                return "refused".to_string();
+            }
             let (t, _, _) = median(3, || {
                 hash_resident(&gpu, preset, &[matrix]).expect("GPU hash").1
             });
-            ms(t)
+            format!("{:.1}", ms(t))
         };
         println!(
-            "| {min_blocks} | {}, {}, {} | {} | {:.1} | {:.1} |",
+            "| {min_blocks} | {}, {}, {} | {} | {} | {} |",
             registers("poseidon2_w8_packed_leaves"),
             registers("poseidon2_w16_packed_leaves"),
             registers("plonky2_packed_leaves"),
@@ -247,6 +263,10 @@ fn ldes(gpu: &Gpu) {
         rayon::current_num_threads()
     );
     println!("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|");
+    if let Err(e) = gpu.kernel_usable(GpuKernel::Lde) {
+        println!("| refused: {e} |");
+        return;
+    }
     let shift = Domain::PLONKY3.shift();
     for (log_rows, width, added_bits) in [(20, 8, 1), (24, 8, 1), (20, 256, 1), (16, 2633, 1)] {
         let rows = 1usize << log_rows;

@@ -23,6 +23,7 @@ use crate::lde::{LdeError, coset_lde_on_device};
 use crate::matrix::GpuMatrix;
 use crate::merkle::{commit_matrices, commit_on_device};
 use crate::open::{KeptLdes, reduced_openings};
+use crate::parts::GpuKernel;
 use crate::reference::with_gpu_config;
 
 /// The GPU as a `FriPcs` commit engine (`FriPcs::with_engine`).
@@ -30,8 +31,9 @@ use crate::reference::with_gpu_config;
 pub struct GpuCommitEngine {
     gpu: &'static Gpu,
     /// Whether every job must run here (`cuda`): else a commitment below
-    /// [`AUTO_MIN_ELEMENTS`] input elements, a tree below [`OPEN_TREE_MIN_ELEMENTS`], or a
-    /// job larger than the device's free memory is left to the CPU.
+    /// [`AUTO_MIN_ELEMENTS`] input elements, a tree below [`OPEN_TREE_MIN_ELEMENTS`], a job
+    /// larger than the device's free memory, or one needing a group of kernels the device
+    /// refused, is left to the CPU.
     required: bool,
     /// Commitments computed here so far.
     jobs: AtomicUsize,
@@ -47,9 +49,22 @@ impl GpuCommitEngine {
     /// An engine that runs every commitment on `gpu` (a job it cannot hold is an error).
     #[must_use]
     pub fn new(gpu: &'static Gpu) -> Self {
+        Self::on(gpu, true)
+    }
+
+    /// An engine on `gpu` that takes the jobs `auto` gives a GPU — commitments from
+    /// [`AUTO_MIN_ELEMENTS`] input elements, other trees, folds and openings from
+    /// [`OPEN_TREE_MIN_ELEMENTS`], those that fit its memory and need no group of kernels it
+    /// refused ([`Gpu::refused`]) — and leaves the rest to the CPU.
+    #[must_use]
+    pub fn auto(gpu: &'static Gpu) -> Self {
+        Self::on(gpu, false)
+    }
+
+    fn on(gpu: &'static Gpu, required: bool) -> Self {
         Self {
             gpu,
-            required: true,
+            required,
             jobs: AtomicUsize::new(0),
             trees: AtomicUsize::new(0),
             folds: AtomicUsize::new(0),
@@ -75,16 +90,8 @@ impl GpuCommitEngine {
         elements: usize,
         constants: &Poseidon2Constants,
     ) -> Result<Option<Self>, CudaError> {
-        Ok(
-            crate::gpu::gpu_for_with(choice, elements, constants)?.map(|gpu| Self {
-                gpu,
-                required: choice == DeviceChoice::Cuda,
-                jobs: AtomicUsize::new(0),
-                trees: AtomicUsize::new(0),
-                folds: AtomicUsize::new(0),
-                openings: AtomicUsize::new(0),
-            }),
-        )
+        Ok(crate::gpu::gpu_for_with(choice, elements, constants)?
+            .map(|gpu| Self::on(gpu, choice == DeviceChoice::Cuda)))
     }
 
     /// Input commitments (LDEs and tree) this engine has computed (the rest went to the CPU).
@@ -118,19 +125,31 @@ impl GpuCommitEngine {
         self.gpu
     }
 
-    /// A job of `elements` input elements, as the engine interface wants its outcome: unless
-    /// every job must run here, one below `min_elements` is left to the CPU without running and
-    /// one that does not fit the device's memory after trying; `job`'s result otherwise, counted
-    /// in `done` when it ran.
+    /// A job of `elements` input elements that runs the groups of kernels `kernels`, as the
+    /// engine interface wants its outcome: unless every job must run here, one below
+    /// `min_elements` or needing a group the device refused ([`Gpu::refused`]) is left to the
+    /// CPU without running, and one that does not fit the device's memory after trying;
+    /// `job`'s result otherwise, counted in `done` when it ran.
     fn take<T>(
         &self,
         elements: usize,
         min_elements: usize,
+        kernels: &[GpuKernel],
         done: &AtomicUsize,
         job: impl FnOnce() -> Result<T, CommitError>,
     ) -> Result<Option<T>, String> {
         if !self.required && elements < min_elements {
             return Ok(None);
+        }
+        if let Some(refused) = kernels
+            .iter()
+            .find_map(|&k| self.gpu.kernel_usable(k).err())
+        {
+            return if self.required {
+                Err(format!("GPU: {refused}"))
+            } else {
+                Ok(None)
+            };
         }
         match job() {
             Ok(result) => {
@@ -211,7 +230,8 @@ impl CommitEngine for GpuCommitEngine {
         dropped: usize,
     ) -> Result<Option<EngineCommit>, String> {
         let elements = matrices.iter().map(|m| m.values.len()).sum();
-        self.take(elements, AUTO_MIN_ELEMENTS, &self.jobs, || {
+        let kernels = [GpuKernel::Lde, GpuKernel::Tree(preset)];
+        self.take(elements, AUTO_MIN_ELEMENTS, &kernels, &self.jobs, || {
             self.run(preset, matrices, log_blowup, dropped)
         })
     }
@@ -225,9 +245,14 @@ impl CommitEngine for GpuCommitEngine {
         dropped: usize,
     ) -> Result<Option<TreeDigests>, String> {
         let elements = matrices.iter().map(|m| m.values().len()).sum();
-        self.take(elements, OPEN_TREE_MIN_ELEMENTS, &self.trees, || {
-            commit_on_device(self.gpu, preset, matrices)?.digests_above(dropped)
-        })
+        let kernels = [GpuKernel::Tree(preset)];
+        self.take(
+            elements,
+            OPEN_TREE_MIN_ELEMENTS,
+            &kernels,
+            &self.trees,
+            || commit_on_device(self.gpu, preset, matrices)?.digests_above(dropped),
+        )
     }
 
     /// The fold on the device ([`fri_fold`]), under `auto` from the size its tree's crossover
@@ -241,6 +266,7 @@ impl CommitEngine for GpuCommitEngine {
         self.take(
             2 * codeword.len(),
             OPEN_TREE_MIN_ELEMENTS,
+            &[GpuKernel::Fold],
             &self.folds,
             || Ok(fri_fold(self.gpu, codeword, log_arity, beta)?),
         )
@@ -258,8 +284,13 @@ impl CommitEngine for GpuCommitEngine {
             .flat_map(|h| &h.matrices)
             .map(|m| m.lde.len())
             .sum();
-        self.take(elements, OPEN_TREE_MIN_ELEMENTS, &self.openings, || {
-            Ok(reduced_openings(self.gpu, heights)?)
-        })
+        let kernels = [GpuKernel::Opening];
+        self.take(
+            elements,
+            OPEN_TREE_MIN_ELEMENTS,
+            &kernels,
+            &self.openings,
+            || Ok(reduced_openings(self.gpu, heights)?),
+        )
     }
 }

@@ -4,6 +4,8 @@ use core::fmt;
 
 use aurum_merkle::{BuildError, OpenError, ShapeError};
 
+use crate::parts::GpuKernel;
+
 /// Why the GPU cannot be used, or what failed on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CudaError {
@@ -45,10 +47,15 @@ pub enum CudaError {
         /// The height's base-2 logarithm.
         log_height: usize,
     },
-    /// A kernel of the GPU (the named permutation, tree or LDE) gave other values than the
-    /// CPU's on the known-answer check [`crate::Gpu::open`] runs (a kernel, compiler or driver
-    /// fault): the GPU is not used.
-    KnownAnswer(String),
+    /// A group of the GPU's kernels failed the known-answer check [`crate::Gpu::open`] runs
+    /// (other values than the CPU's, or a failed launch: a kernel, compiler or driver fault),
+    /// so the GPU does not run it: every call that needs it is this error.
+    KnownAnswer {
+        /// The refused group.
+        kernel: GpuKernel,
+        /// What the check saw: the first value that differed, or the failure.
+        reason: String,
+    },
     /// The job needs more device memory than is free.
     OutOfMemory {
         /// Bytes asked for.
@@ -87,10 +94,10 @@ impl fmt::Display for CudaError {
                  2^32, LDEs of 2^{log_height} rows of their width, one coefficient per column, \
                  no point on the domain)"
             ),
-            CudaError::KnownAnswer(what) => write!(
+            CudaError::KnownAnswer { kernel, reason } => write!(
                 f,
-                "the GPU's {what} differs from the CPU's on its known-answer check (a kernel, \
-                 compiler or driver fault): the GPU is not used"
+                "the GPU's {kernel} failed its known-answer check against the CPU ({reason}): a \
+                 kernel, compiler or driver fault, so the GPU does not run it"
             ),
             CudaError::OutOfMemory { bytes, free } => write!(
                 f,

@@ -6,6 +6,7 @@ use aurum_goldilocks::{Goldilocks, Goldilocks2};
 use crate::error::CudaError;
 use crate::gpu::Gpu;
 use crate::matrix::{check_free, download_ext, power_table};
+use crate::parts::GpuKernel;
 
 /// `codeword` (`2^k` extension elements in bit-reversed order) folded by `2^log_arity` with
 /// `beta`, as the FRI commit phase folds it (`aurum_fri::CommitEngine::fold`): the codeword is
@@ -24,6 +25,7 @@ pub fn fri_fold(
     if !aurum_fri::foldable(n, log_arity) {
         return Err(CudaError::FoldShape { len: n, log_arity });
     }
+    gpu.kernel_usable(GpuKernel::Fold)?;
     let rows = n >> log_arity;
     let log_n = n.trailing_zeros() as usize;
     // The codeword, the table (n/2 entries) and the folded codeword.

@@ -9,6 +9,7 @@ use crate::device::{AUTO_MIN_ELEMENTS, DeviceChoice};
 use crate::error::CudaError;
 use crate::info::DeviceInfo;
 use crate::kernels::{KernelTuning, Poseidon2Constants};
+use crate::parts::GpuKernel;
 
 /// A CUDA device with Aurum's kernels compiled and loaded: device 0 of the machine.
 pub struct Gpu {
@@ -18,6 +19,8 @@ pub struct Gpu {
     /// The streaming buffers, allocated at the first commitment (page-locked memory is slow
     /// to allocate) and reused by every later one; one commitment at a time uses them.
     staging: Mutex<Option<Result<backend::Staging, CudaError>>>,
+    /// The groups of kernels the known-answer check refused ([`CudaError::KnownAnswer`]).
+    refused: Vec<CudaError>,
 }
 
 impl core::fmt::Debug for Gpu {
@@ -30,10 +33,13 @@ impl core::fmt::Debug for Gpu {
 
 impl Gpu {
     /// Opens device 0, compiles the kernels for it (NVRTC; see [`DeviceInfo`] for what that
-    /// took) and checks its kernels against the CPU on known answers (every permutation, every
-    /// preset's tree, coset LDEs; [`DeviceInfo::check_time`]). Without a driver, a device or
-    /// NVRTC this is the [`CudaError`] that says which — never a panic; kernels that compute
-    /// other values are [`CudaError::KnownAnswer`].
+    /// took) and checks each group of its kernels ([`GpuKernel`]) against the CPU on known
+    /// answers (every permutation, every preset's tree, coset LDEs, folds, openings;
+    /// [`DeviceInfo::check_time`]). Without a driver, a device or NVRTC this is the
+    /// [`CudaError`] that says which — never a panic. A group that computes other values, or
+    /// fails to run, is refused ([`Gpu::refused`]): the device opens without it, and every call
+    /// that needs it is its [`CudaError::KnownAnswer`]. Where every group is refused the device
+    /// is no use: the first refusal is the error.
     pub fn open() -> Result<Self, CudaError> {
         Self::open_with(Poseidon2Constants::default())
     }
@@ -53,15 +59,60 @@ impl Gpu {
         constants: Poseidon2Constants,
         tuning: KernelTuning,
     ) -> Result<Self, CudaError> {
+        Self::checked(backend::Device::open(&constants, tuning)?, constants)
+    }
+
+    /// The host emulator (the `emulator` feature) with its kernels' source edited — the one
+    /// occurrence of `replace` becomes `with` — and checked as [`Gpu::open`] checks: how the
+    /// tests put a fault into one group of kernels and see it refused.
+    #[cfg(feature = "emulator")]
+    #[doc(hidden)]
+    pub fn open_emulator_with_fault(replace: &str, with: &str) -> Result<Self, CudaError> {
+        let constants = Poseidon2Constants::default();
+        let device = backend::Device::open_edited(
+            &constants,
+            KernelTuning::default(),
+            Some((replace, with)),
+        )?;
+        Self::checked(device, constants)
+    }
+
+    /// The opened `device`, its kernels compiled with `constants`, after the known-answer
+    /// check.
+    fn checked(device: backend::Device, constants: Poseidon2Constants) -> Result<Self, CudaError> {
         let mut gpu = Self {
-            device: backend::Device::open(&constants, tuning)?,
+            device,
             constants,
             staging: Mutex::new(None),
+            refused: Vec::new(),
         };
         let start = Instant::now();
-        gpu.check_known_answers()?;
+        // Every group runs its check with none refused yet; the refusals take effect after.
+        let refused = gpu.check_known_answers();
         gpu.device.info.check_time = start.elapsed();
+        if refused.len() == GpuKernel::all().len() {
+            return Err(refused.into_iter().next().expect("at least one group"));
+        }
+        gpu.refused = refused;
         Ok(gpu)
+    }
+
+    /// The groups of kernels the known-answer check refused, each as the
+    /// [`CudaError::KnownAnswer`] that says what differed (empty on a sound device).
+    #[must_use]
+    pub fn refused(&self) -> &[CudaError] {
+        &self.refused
+    }
+
+    /// `Ok` when `kernel` passed the known-answer check, else its refusal: every entry point
+    /// that runs a group asks this first.
+    pub fn kernel_usable(&self, kernel: GpuKernel) -> Result<(), CudaError> {
+        match self.refused.iter().find(
+            |e| matches!(e, CudaError::KnownAnswer { kernel: refused, .. } if *refused == kernel),
+        ) {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
     }
 
     /// The Poseidon2 round constants the kernels were compiled with.

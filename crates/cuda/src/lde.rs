@@ -14,6 +14,7 @@ use crate::error::CudaError;
 use crate::gpu::Gpu;
 use crate::kernels::lde::{self, LdePlan, Step};
 use crate::matrix::{GpuMatrix, check_free};
+use crate::parts::GpuKernel;
 
 /// Why a GPU LDE failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,6 +125,7 @@ fn run<'g>(
     mut timings: Option<&mut LdeTimings>,
 ) -> Result<GpuMatrix<'g>, LdeError> {
     let (log_n, out_len) = check_coset_lde(values.len(), width, added_bits, shift)?;
+    gpu.kernel_usable(GpuKernel::Lde)?;
     // Both below 2^6 after the checks (log_n + added_bits ≤ 32).
     let (log_n, added) = (log_n as u32, added_bits as u32);
     let root = domain.root_of_unity((log_n + added) as usize)?;

@@ -13,6 +13,7 @@ mod lde;
 mod matrix;
 mod merkle;
 mod open;
+mod parts;
 mod permute;
 mod reference;
 
@@ -36,4 +37,5 @@ pub use merkle::{
     commit_timed, hash_resident,
 };
 pub use open::reduced_openings;
-pub use permute::{GpuPermutation, PermutationRate};
+pub use parts::{GpuKernel, GpuPermutation};
+pub use permute::PermutationRate;

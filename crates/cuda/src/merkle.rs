@@ -18,6 +18,7 @@ use crate::backend::{self, Buffer, Device, Staging};
 use crate::error::{CommitError, CudaError};
 use crate::gpu::Gpu;
 use crate::matrix::GpuMatrix;
+use crate::parts::GpuKernel;
 
 /// A tree whose digest layers are on the device.
 pub struct GpuTree<'g> {
@@ -177,6 +178,7 @@ pub fn commit_on_device<'g>(
 ) -> Result<GpuTree<'g>, CommitError> {
     let dims: Vec<_> = matrices.iter().map(Matrix::dimensions).collect();
     let shape = TreeShape::new(&dims)?;
+    gpu.kernel_usable(GpuKernel::Tree(preset))?;
     check_memory(gpu, &shape, 2 * backend::SLOTS * backend::SLOT_WORDS * 8)?;
     let mut staging = gpu.staging()?;
     let staging = staging.as_mut().map_err(|e| CommitError::Cuda(e.clone()))?;
@@ -197,6 +199,7 @@ pub fn commit_matrices<'g>(
 ) -> Result<GpuTree<'g>, CommitError> {
     let dims: Vec<_> = matrices.iter().map(|m| m.dimensions()).collect();
     let shape = TreeShape::new(&dims)?;
+    gpu.kernel_usable(GpuKernel::Tree(preset))?;
     check_memory(gpu, &shape, 0)?;
     let layers = resident_layers(gpu, preset, &shape, matrices)?;
     Ok(GpuTree { gpu, shape, layers })
@@ -225,6 +228,7 @@ pub fn hash_resident(
 ) -> Result<(Digest, Duration), CommitError> {
     let dims: Vec<_> = matrices.iter().map(Matrix::dimensions).collect();
     let shape = TreeShape::new(&dims)?;
+    gpu.kernel_usable(GpuKernel::Tree(preset))?;
     let input: usize = matrices.iter().map(|m| m.values().len() * 8).sum();
     check_memory(gpu, &shape, input)?;
     let uploaded = matrices
@@ -418,6 +422,7 @@ impl<'g> StreamingCommit<'g> {
             width,
             height: rows,
         }])?;
+        gpu.kernel_usable(GpuKernel::Tree(preset))?;
         check_memory(gpu, &shape, 2 * backend::SLOTS * backend::SLOT_WORDS * 8)?;
         let staging = gpu.staging()?;
         let leaves = gpu

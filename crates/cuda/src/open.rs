@@ -13,6 +13,7 @@ use crate::backend::{Buffer, OpeningLaunch};
 use crate::error::CudaError;
 use crate::gpu::Gpu;
 use crate::matrix::{GpuMatrix, check_free, download_ext, power_table};
+use crate::parts::GpuKernel;
 
 /// What [`crate::GpuCommitEngine`] keeps of a commitment for its openings: the LDEs, in
 /// commitment order, in the memory of the device that computed them (freed with the
@@ -64,6 +65,7 @@ pub fn reduced_openings(
             log_height: bad.log_height,
         });
     }
+    gpu.kernel_usable(GpuKernel::Opening)?;
     heights.iter().map(|h| reduce_height(gpu, h)).collect()
 }
 

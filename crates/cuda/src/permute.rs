@@ -4,81 +4,10 @@
 use std::time::Duration;
 
 use aurum_goldilocks::Goldilocks;
-use aurum_poseidon::Poseidon;
-use aurum_symmetric::Permutation;
 
 use crate::error::CudaError;
 use crate::gpu::Gpu;
-use crate::kernels::Poseidon2Constants;
-
-/// A permutation the GPU runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GpuPermutation {
-    /// Poseidon2 (Plonky3's parameters), width 8.
-    Poseidon2W8,
-    /// Poseidon2, width 12.
-    Poseidon2W12,
-    /// Poseidon2, width 16.
-    Poseidon2W16,
-    /// plonky2's Poseidon, width 12.
-    Poseidon,
-}
-
-impl GpuPermutation {
-    /// Every permutation.
-    pub const ALL: [GpuPermutation; 4] = [
-        GpuPermutation::Poseidon2W8,
-        GpuPermutation::Poseidon2W12,
-        GpuPermutation::Poseidon2W16,
-        GpuPermutation::Poseidon,
-    ];
-
-    /// The state's width.
-    #[must_use]
-    pub const fn width(self) -> usize {
-        match self {
-            GpuPermutation::Poseidon2W8 => 8,
-            GpuPermutation::Poseidon2W12 | GpuPermutation::Poseidon => 12,
-            GpuPermutation::Poseidon2W16 => 16,
-        }
-    }
-
-    /// A short name.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            GpuPermutation::Poseidon2W8 => "poseidon2-w8",
-            GpuPermutation::Poseidon2W12 => "poseidon2-w12",
-            GpuPermutation::Poseidon2W16 => "poseidon2-w16",
-            GpuPermutation::Poseidon => "poseidon",
-        }
-    }
-
-    /// The CPU's permutation of each state of `states` (whole states), Poseidon2 with the
-    /// round constants `constants`.
-    pub(crate) fn permute_on_cpu(self, constants: &Poseidon2Constants, states: &mut [Goldilocks]) {
-        fn each<const W: usize>(perm: &impl Permutation<W>, states: &mut [Goldilocks]) {
-            for state in states.chunks_exact_mut(W) {
-                perm.permute(state.try_into().expect("chunks of W"));
-            }
-        }
-        match self {
-            GpuPermutation::Poseidon2W8 => each(&constants.permutation::<8>(), states),
-            GpuPermutation::Poseidon2W12 => each(&constants.permutation::<12>(), states),
-            GpuPermutation::Poseidon2W16 => each(&constants.permutation::<16>(), states),
-            GpuPermutation::Poseidon => each(&Poseidon::new(), states),
-        }
-    }
-
-    fn kernel(self) -> &'static str {
-        match self {
-            GpuPermutation::Poseidon2W8 => "poseidon2_w8_permute",
-            GpuPermutation::Poseidon2W12 => "poseidon2_w12_permute",
-            GpuPermutation::Poseidon2W16 => "poseidon2_w16_permute",
-            GpuPermutation::Poseidon => "poseidon_permute_states",
-        }
-    }
-}
+use crate::parts::{GpuKernel, GpuPermutation};
 
 /// A measured permutation rate.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -105,6 +34,7 @@ impl Gpu {
                 width,
             });
         }
+        self.kernel_usable(GpuKernel::Permutation(perm))?;
         let count = states.len() / width;
         let words = aurum_goldilocks::raw::words(states);
         let mut buffer = self.device.upload(words)?;
@@ -144,6 +74,7 @@ impl Gpu {
         rounds: u32,
         repeats: usize,
     ) -> Result<Vec<f64>, CudaError> {
+        self.kernel_usable(GpuKernel::Permutation(perm))?;
         let width = perm.width();
         let values: Vec<u64> = (0..states * width)
             .map(|i| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) % aurum_goldilocks::P)

@@ -22,10 +22,11 @@
 use std::sync::Arc;
 
 use aurum_cuda::{
-    CommitError, CudaError, DeviceChoice, Gpu, GpuCommitEngine, GpuPermutation, KernelTuning,
-    LdeError, Poseidon2Constants, STAGING_CHUNK_ROWS, STAGING_SLOT_WORDS, StreamingCommit, commit,
-    commit_matrices, commit_on_device, compile_kernels, compile_kernels_tuned, coset_lde,
-    coset_lde_on_device, fri_fold, hash_resident, reduced_openings,
+    CommitError, CudaError, DeviceChoice, Gpu, GpuCommitEngine, GpuKernel, GpuPermutation,
+    KernelTuning, LdeError, Poseidon2Constants, STAGING_CHUNK_ROWS, STAGING_SLOT_WORDS,
+    StreamingCommit, commit, commit_matrices, commit_on_device, compile_kernels,
+    compile_kernels_tuned, coset_lde, coset_lde_on_device, fri_fold, hash_resident,
+    reduced_openings,
 };
 use aurum_fri::{
     CommitEngine, EngineMatrix, Evaluations, FriParameters, FriPcs, HeightOpening, MatrixOpening,
@@ -782,6 +783,154 @@ fn own_constants_match_the_cpu(_: &Gpu) -> Result<(), Failed> {
     Ok(())
 }
 
+/// The faults the `faults::*` trials put into the kernels' source (the host emulator's): one
+/// line of one kernel, or of the field code every kernel uses, computing something else.
+const FOLD_FAULT: (&str, &str) = ("gl_div_2exp(gl_add(lo0, hi0), 1)", "gl_add(lo0, hi0)");
+const POSEIDON_FAULT: (&str, &str) = (
+    "for (int i = 0; i < 12; i++) s[i] = gl_pow7_lazy(gl_add_lazy(s[i], rc[i]));",
+    "for (int i = 0; i < 12; i++) s[i] = gl_pow7_lazy(gl_add_lazy(s[i], rc[i] ^ 1));",
+);
+const FIELD_FAULT: (&str, &str) = (
+    "r3 = gl_ptx_mul_hi(a1, b1);",
+    "r3 = gl_ptx_mul_hi(a1, b1) ^ 1;",
+);
+
+/// A check of the known-answer check's refusals: it runs on the host emulator, whose kernels'
+/// source it edits ([`FOLD_FAULT`] …); elsewhere it is ignored with that reason.
+fn fault_trial(name: &str, check: fn() -> Result<(), Failed>) -> Trial {
+    Trial::ignorable_test(format!("faults::{name}"), move || {
+        if cfg!(feature = "emulator") {
+            check().map(|()| Completion::Completed)
+        } else {
+            Ok(Completion::ignored_with(
+                "needs the host emulator (the `emulator` feature): it puts a fault into the \
+                 kernels' source",
+            ))
+        }
+    })
+}
+
+/// The host emulator with `fault` put into its kernels' source.
+fn open_faulty(fault: (&str, &str)) -> Result<Gpu, CudaError> {
+    #[cfg(feature = "emulator")]
+    return Gpu::open_emulator_with_fault(fault.0, fault.1);
+    #[cfg(not(feature = "emulator"))]
+    unreachable!("fault_trial runs only on the host emulator: {fault:?}")
+}
+
+/// The groups `gpu` refused, in the check's order.
+fn refused_kernels(gpu: &Gpu) -> Vec<GpuKernel> {
+    gpu.refused()
+        .iter()
+        .filter_map(|e| match e {
+            CudaError::KnownAnswer { kernel, .. } => Some(*kernel),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A fault in the fold kernel: the fold alone is refused, saying what differed; every fold is
+/// its error, the engine leaves folds to the CPU under `auto` and fails them when the GPU is
+/// required; trees and LDEs still run on the device and equal the CPU's.
+fn faulty_fold_is_refused_and_the_rest_serves() -> Result<(), Failed> {
+    let gpu: &'static Gpu = Box::leak(Box::new(open_faulty(FOLD_FAULT)?));
+    if refused_kernels(gpu) != [GpuKernel::Fold] {
+        return Err(format!("refused {:?}, expected the fold alone", gpu.refused()).into());
+    }
+    let reason = gpu.refused()[0].to_string();
+    if !reason.contains("FRI fold") || !reason.contains("values differ, the first at") {
+        return Err(format!("the refusal does not say what differed: {reason}").into());
+    }
+    let beta = Goldilocks2::new(Goldilocks::from_u64(DANGER[2]), Goldilocks::from_u64(5));
+    let codeword: Vec<Goldilocks2> = seeded(2 << 15, 31)
+        .chunks_exact(2)
+        .map(|c| Goldilocks2::new(c[0], c[1]))
+        .collect();
+    match fri_fold(gpu, &codeword, 1, beta) {
+        Err(CudaError::KnownAnswer {
+            kernel: GpuKernel::Fold,
+            ..
+        }) => {}
+        other => {
+            let other = other.map(|folded| format!("{} elements", folded.len()));
+            return Err(format!("a fold on the refusing device: {other:?}").into());
+        }
+    }
+    for preset in Preset::ALL {
+        same_tree(gpu, preset, &[(64, 13), (16, 5)], 32)?;
+    }
+    same_lde(gpu, Domain::PLONKY3, 10, 3, 1, Order::BitReversed)?;
+    // 2^16 base elements: from OPEN_TREE_MIN_ELEMENTS on, what `auto` gives the GPU.
+    let auto = GpuCommitEngine::auto(gpu);
+    if auto.fold(&codeword, 1, beta)?.is_some() || auto.folds() != 0 {
+        return Err("under auto the refused fold ran on the device".into());
+    }
+    let values = seeded(8 << 13, 33);
+    let matrix = Matrix::new(&values, 8)?;
+    if auto.tree(Preset::Poseidon2W8, &[matrix], 0)?.is_none() || auto.trees() != 1 {
+        return Err("under auto a tree of the accepted kernels did not run on the device".into());
+    }
+    match GpuCommitEngine::new(gpu).fold(&codeword, 1, beta) {
+        Err(e) if e.contains("FRI fold failed its known-answer check") => Ok(()),
+        other => {
+            let other = other.map(|folded| folded.map(|f| format!("{} elements", f.len())));
+            Err(format!("the required engine's fold on the refusing device: {other:?}").into())
+        }
+    }
+}
+
+/// A fault in Poseidon's full rounds: its permutation and the two presets that hash with it
+/// (plonky2's and Polygon's trees) are refused; commitments with them are the refusal; the
+/// Poseidon2 presets still commit on the device as the CPU does.
+fn faulty_poseidon_refuses_its_permutation_and_trees() -> Result<(), Failed> {
+    let gpu = open_faulty(POSEIDON_FAULT)?;
+    let expected = [
+        GpuKernel::Permutation(GpuPermutation::Poseidon),
+        GpuKernel::Tree(Preset::Plonky2),
+        GpuKernel::Tree(Preset::Polygon),
+    ];
+    if refused_kernels(&gpu) != expected {
+        return Err(format!("refused {:?}, expected {expected:?}", gpu.refused()).into());
+    }
+    let values = seeded(16 * 12, 34);
+    let matrix = Matrix::new(&values, 12)?;
+    match commit(&gpu, Preset::Plonky2, &[matrix]) {
+        Err(CommitError::Cuda(CudaError::KnownAnswer {
+            kernel: GpuKernel::Tree(Preset::Plonky2),
+            ..
+        })) => {}
+        other => {
+            let other = other.map(|tree| format!("a tree of {} layers", tree.shape().num_layers()));
+            return Err(format!("a plonky2 tree on the refusing device: {other:?}").into());
+        }
+    }
+    let mut states = values.clone();
+    if gpu.permute(GpuPermutation::Poseidon, &mut states).is_ok() {
+        return Err("the refused permutation ran".into());
+    }
+    for preset in [
+        Preset::Poseidon2W8,
+        Preset::Poseidon2W12,
+        Preset::Poseidon2W16,
+    ] {
+        same_tree(&gpu, preset, &[(64, 13), (16, 5)], 35)?;
+    }
+    Ok(())
+}
+
+/// A fault in the field's multiplication, which every kernel uses: every group is refused, so
+/// the device does not open; the error is the first refusal.
+fn a_device_refusing_every_kernel_does_not_open() -> Result<(), Failed> {
+    match open_faulty(FIELD_FAULT) {
+        Err(CudaError::KnownAnswer {
+            kernel: GpuKernel::Permutation(GpuPermutation::Poseidon2W8),
+            ..
+        }) => Ok(()),
+        Err(e) => Err(format!("not the first group's refusal: {e}").into()),
+        Ok(gpu) => Err(format!("opened, refusing {:?}", refused_kernels(&gpu)).into()),
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials: Vec<Trial> = ARCHITECTURES.iter().map(|&a| nvrtc_trial(a)).collect();
@@ -808,6 +957,18 @@ fn main() {
         gpu_trial(
             "streaming_commits_match_the_cpu",
             streaming_commits_match_the_cpu,
+        ),
+        fault_trial(
+            "faulty_fold_is_refused_and_the_rest_serves",
+            faulty_fold_is_refused_and_the_rest_serves,
+        ),
+        fault_trial(
+            "faulty_poseidon_refuses_its_permutation_and_trees",
+            faulty_poseidon_refuses_its_permutation_and_trees,
+        ),
+        fault_trial(
+            "a_device_refusing_every_kernel_does_not_open",
+            a_device_refusing_every_kernel_does_not_open,
         ),
     ]);
     libtest_mimic::run(&args, trials).exit();

@@ -389,6 +389,7 @@ mod tests {
             memory_bytes: 150_000_000_000,
             multiprocessors: 132,
             compute_capability: "9.0".to_string(),
+            refused: Vec::new(),
         });
         record.figures.push(Figure {
             id: "gpu/perm/poseidon2-w8".to_string(),

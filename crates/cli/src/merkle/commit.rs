@@ -138,8 +138,29 @@ fn commit_gpu(
         DeviceChoice::Auto if args.tree.is_some() || !generated => Ok(None),
         _ => {
             let elements = shape.max_height().saturating_mul(source.cols());
-            gpu_for(device, elements)
+            let Some(gpu) = gpu_for(device, elements)? else {
+                return Ok(None);
+            };
+            let usable = gpu.kernel_usable(aurum_cuda::GpuKernel::Tree(args.matrix.preset()));
+            Ok(takes_preset(device, usable)?.then_some(gpu))
         }
+    }
+}
+
+/// Whether the GPU takes the commitment, given whether the preset's tree kernels passed its
+/// known-answer check (`usable`): a refused preset stays on the CPU under auto, and under cuda
+/// the refusal is the error.
+fn takes_preset(
+    device: aurum_cuda::DeviceChoice,
+    usable: Result<(), aurum_cuda::CudaError>,
+) -> Result<bool, Error> {
+    match usable {
+        Ok(()) => Ok(true),
+        Err(e) if device == aurum_cuda::DeviceChoice::Cuda => Err(Error::Backend(format!(
+            "{}=cuda: {e}",
+            aurum_cuda::DEVICE_ENV
+        ))),
+        Err(_) => Ok(false),
     }
 }
 
@@ -360,4 +381,39 @@ fn commit_to_tree_file<C: MerkleConfig>(
         tree: Some(tree),
         device: "cpu".to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use aurum_cuda::{CudaError, DeviceChoice, GpuKernel};
+    use aurum_merkle::Preset;
+
+    use super::*;
+
+    /// A preset whose tree kernels the GPU refused: the CPU under auto, the refusal (a backend
+    /// error, exit status 2) under cuda; an accepted one runs on the GPU under both.
+    #[test]
+    fn a_refused_preset_stays_on_the_cpu_under_auto_and_fails_under_cuda() {
+        let refused = || {
+            Err(CudaError::KnownAnswer {
+                kernel: GpuKernel::Tree(Preset::Plonky2),
+                reason: "1 of 64 values differ".into(),
+            })
+        };
+        assert!(!takes_preset(DeviceChoice::Auto, refused()).unwrap());
+        match takes_preset(DeviceChoice::Cuda, refused()) {
+            Err(e @ Error::Backend(_)) => {
+                let m = e.to_string();
+                assert!(
+                    m.starts_with("AURUM_DEVICE=cuda: the GPU's plonky2 tree"),
+                    "{m}"
+                );
+                assert!(m.contains("1 of 64 values differ"), "{m}");
+                assert_eq!(e.exit_status(), 2);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(takes_preset(DeviceChoice::Auto, Ok(())).unwrap());
+        assert!(takes_preset(DeviceChoice::Cuda, Ok(())).unwrap());
+    }
 }

@@ -159,6 +159,17 @@ impl Device {
         constants: &Poseidon2Constants,
         tuning: KernelTuning,
     ) -> Result<Self, CudaError> {
+        Self::open_edited(constants, tuning, None)
+    }
+
+    /// [`Device::open`] with the source edited first: the one occurrence of `edit.0` replaced
+    /// by `edit.1` (a fault put into a kernel, for the tests of the known-answer check). Text
+    /// that is not in the source exactly once is [`CudaError::Compile`].
+    pub(crate) fn open_edited(
+        constants: &Poseidon2Constants,
+        tuning: KernelTuning,
+        edit: Option<(&str, &str)>,
+    ) -> Result<Self, CudaError> {
         static OPENED: AtomicUsize = AtomicUsize::new(0);
         let dir = std::env::temp_dir().join(format!(
             "aurum-cuda-emulator-{}-{}",
@@ -166,7 +177,16 @@ impl Device {
             OPENED.fetch_add(1, Ordering::Relaxed)
         ));
         let start = Instant::now();
-        let compiled = build(&dir, constants, tuning);
+        let mut source = emulator_source_with(constants);
+        if let Some((replace, with)) = edit {
+            if source.matches(replace).count() != 1 {
+                return Err(CudaError::Compile(format!(
+                    "the edit's text is not in the emulator's source exactly once: {replace}"
+                )));
+            }
+            source = source.replacen(replace, with, 1);
+        }
+        let compiled = build(&dir, &source, tuning);
         let compile_time = start.elapsed();
         let start = Instant::now();
         let loaded = compiled.and_then(|library| load(&library));
@@ -700,17 +720,12 @@ impl Device {
 }
 
 /// Writes the emulator's source into `dir` and compiles it into a shared library there.
-fn build(
-    dir: &Path,
-    constants: &Poseidon2Constants,
-    tuning: KernelTuning,
-) -> Result<std::path::PathBuf, CudaError> {
+fn build(dir: &Path, source: &str, tuning: KernelTuning) -> Result<std::path::PathBuf, CudaError> {
     let failed =
         |what: &str, e: std::io::Error| CudaError::NoDevice(format!("host emulator: {what}: {e}"));
     std::fs::create_dir_all(dir).map_err(|e| failed("creating its folder", e))?;
-    let source = dir.join("emulator.cpp");
-    std::fs::write(&source, emulator_source_with(constants))
-        .map_err(|e| failed("writing its source", e))?;
+    let path = dir.join("emulator.cpp");
+    std::fs::write(&path, source).map_err(|e| failed("writing its source", e))?;
     let library = dir.join("libaurum_emulator.so");
     let output = Command::new(compiler())
         .args([
@@ -725,7 +740,7 @@ fn build(
         .args(tuning.nvrtc_options())
         .arg("-o")
         .arg(&library)
-        .arg(&source)
+        .arg(&path)
         .output()
         .map_err(|e| failed(&format!("running the C++ compiler `{}`", compiler()), e))?;
     if !output.status.success() {

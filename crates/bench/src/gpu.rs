@@ -121,7 +121,12 @@ pub(crate) fn figures<H: Host>(
         )?);
     }
     let shift = Domain::PLONKY3.shift();
-    for &(log_rows, cols) in plan.lde.iter().filter(|_| usable(GpuKernel::Lde)) {
+    let ldes: &[_] = if usable(GpuKernel::Lde) {
+        &plan.lde
+    } else {
+        &[]
+    };
+    for &(log_rows, cols) in ldes {
         let values: Vec<Goldilocks> = host.random_matrix(1 << log_rows, cols, 0)?;
         let shape = format!("2^{log_rows}x{cols}");
         let mut kernels = Vec::new();

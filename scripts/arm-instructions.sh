@@ -91,10 +91,16 @@ log "building tools/insn-workload (release) for x86_64 and aarch64"
 # are reused and only the workload compiles (43 s instead of 78 s on a 2-vCPU Intel Xeon, family
 # 6 model 207); alone, the workload's narrower features (syn's, tracing's) give other units, and
 # serde, its derive and Aurum's crates compiled again. Standing alone, this builds the CLI too.
-cargo build -q --release -p aurum-cli -p aurum-insn-workload
+# The two builds run at once (their target directories differ): each ends in long
+# single-threaded stretches (the workload crate, codegen-units = 1; the LTO link), which the
+# other one's compilation fills.
+cargo build -q --release -p aurum-cli -p aurum-insn-workload &
+x86_build=$!
 X86_BIN=$BASE/release/insn-workload
 env RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc CARGO_TARGET_DIR="$BASE/aarch64-cross" \
-  cargo build -q --release --target aarch64-unknown-linux-gnu -p aurum-insn-workload
+  cargo build -q --release --target aarch64-unknown-linux-gnu -p aurum-insn-workload ||
+  { kill "$x86_build" 2>/dev/null || true; die "the aarch64 build of the workload failed"; }
+wait "$x86_build" || die "the x86-64 build of the workload failed"
 A64_BIN=$BASE/aarch64-cross/aarch64-unknown-linux-gnu/release/insn-workload
 [ -x "$X86_BIN" ] && [ -x "$A64_BIN" ] || die "the workload binaries are missing after the build"
 log "tools and builds ready in $((SECONDS - t0)) s"

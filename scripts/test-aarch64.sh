@@ -14,36 +14,42 @@
 #   CRATES below are built once and each test binary runs under every line of RUNS, minus the
 #   heavy tests of scripts/heavy-tests.sh and those its TESTS column leaves out; the doctests
 #   run once, under the first line. With extra args each line runs
-#   `cargo test -p CRATES... ARGS` (all of them, the CLI's included).
+#   `cargo test -p CRATES... ARGS`.
 #   AURUM_QEMU_CPUS  space-separated qemu CPU models: run only the lines of RUNS below whose
 #                    model is listed (a model not in RUNS runs once, with no expectations)
 #   AURUM_QEMU_JOBS  how many lines run at once (default 2; their logs are printed whole)
 #
 # What runs here and why (CI has 90 minutes, and this step was most of them):
-# - CRATES is every crate of ours: the kernels (field, SVE, permutations, Merkle, NTT), FRI and
-#   the CLI, on every line, so all lines share one build. Not here: the peer-oracle crates
-#   (aurum-p3, the `tests` crate with the Plonky3 differential tests, aurum-benches) and the
-#   instruction-count workload. They compare Aurum with Plonky3 through the same dispatch,
-#   and the kernels' own suites here check every backend against scalar, which the oracle
-#   tests match natively; building Plonky3 for aarch64 took a third of this step.
+# - CRATES is the library crates of ours: the kernels (field, SVE, permutations, Merkle, NTT),
+#   FRI and aurum-bench (which reads the Arm machine's description), so all lines share one
+#   build. Not here:
+#   - the peer-oracle crates (aurum-p3, the `tests` crate with the Plonky3 differential tests,
+#     aurum-benches) and the instruction-count workload. They compare Aurum with Plonky3
+#     through the same dispatch, and the kernels' own suites here check every backend against
+#     scalar, which the oracle tests match natively; building Plonky3 for aarch64 took a third
+#     of this step.
+#   - the CLI's tests (aurum-cli). The CLI has no code of its own that depends on the
+#     architecture: it sits above the dispatch, which the crates below check on every line,
+#     and its tests are about its arguments, files, reports and errors, which the README's
+#     `cargo test --workspace` runs natively. Built and run here, they were a fifth of this
+#     step: on a 2-vCPU Intel Xeon (family 6 model 207) the CLI's library and tests took
+#     about 150 s of the cross build's 980 s of CPU, and its tests under qemu 120 s of the
+#     first line's 234 s (the binary started through the emulator). clippy below still lints
+#     the CLI for aarch64, so a CLI that does not compile there fails this step.
 # - The heavy tests (Merkle trees over many shapes against naive references, many-chunk
 #   streams; scripts/heavy-tests.sh) are backend-independent logic over the same kernels;
 #   under SVE emulation they took 8 of the 9 minutes of the kernel crates' tests. The README's
 #   `cargo test --workspace` runs them natively.
 # - Each line runs the test binaries its TESTS column names (one build serves them all):
-#   all      every binary: the first line, 256-bit SVE2, the backend a modern Arm server
-#            selects. Only here: the CLI's tests (its argument handling, files, reports and
-#            errors, with the binary started through the emulator: 106 s with its unit
-#            tests, half of the line's time). The CLI sits above the dispatch; the kernel
-#            crates below check both dispatch families on every line.
-#   no-cli   all but the CLI's: NEON (Cortex-A72), FRI's proofs and trees included.
+#   all      every binary: the first line, 256-bit SVE2 (the backend a modern Arm server
+#            selects), and NEON (Cortex-A72); FRI's proofs and trees included.
 #   kernels  the kernel crates (field, SVE, permutations, Merkle, NTT) and FRI's per-backend
 #            proof (its known answer goes through the SVE kernels at that vector length);
 #            not aurum-bench's and FRI's integration suite (engine interface, tampering:
-#            logic above the kernels, checked on the all and no-cli lines): the other three lines
+#            logic above the kernels, checked on the all lines): the other three lines
 #            are there for the kernels' vector lengths (128 and 2048 bits, SVE without SVE2).
-# - clippy for aarch64 lints the same crates, where all the aarch64-only code is (the x86
-#   clippy of CI's first step lints every crate and target).
+# - clippy for aarch64 lints the same crates, where all the aarch64-only code is, and the CLI
+#   (the x86 clippy of CI's first step lints every crate and target).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -55,16 +61,17 @@ cd "$(dirname "$0")/.."
 #   AURUM_EXPECT_BACKEND   the backend aurum_goldilocks::backend() must select in that run
 #   AURUM_EXPECT_SVE_BITS  the SVE vector length of the CPU as the backend must detect it,
 #                          in bits, or "none" (the CPU has no SVE)
-#   TESTS                  which test binaries run under this line (all, no-cli, kernels;
+#   TESTS                  which test binaries run under this line (all, kernels;
 #                          see above)
 # The EXPECT columns are exported to the tests (qemu passes the environment through); a test
 # that finds them unset checks the selection against what the CPU reports instead.
 # Vector lengths: SVE2 at 128, 256 and 2048 bits (the smallest, a common one, the largest)
 # and SVE without SVE2 at 512 (A64FX); NEON without SVE (Cortex-A72).
-# The lines start in this order, two at a time (QEMU_JOBS), longest first, so that both slots
-# end together: on a 2-vCPU Intel Xeon (family 6 model 207) the first line took 195 s, 2048 and
-# 512 bits 90 and 88 s, 128 bits 83 s, Cortex-A72 69 s (the last two started after the first
-# finished instead: about 20 s longer in all).
+# The lines start in this order, two at a time (QEMU_JOBS), so that both slots end together: on
+# a 2-vCPU Intel Xeon (family 6 model 207), on a slow day, they took 101 s (256 bits), 103 s
+# (2048 bits), 169 s (A64FX), 85 s (128 bits) and 82 s (Cortex-A72); in this order both slots
+# end after about 270 s, half their sum. (With the CLI's tests, the first line took twice as
+# long, and it started first for that reason.)
 RUNS=(
   # QEMU_CPU                           AURUM_BACKEND  EXPECT_BACKEND  EXPECT_SVE_BITS  TESTS
   # SVE executes fewer instructions than NEON at every vector length (README, "SVE and
@@ -73,15 +80,18 @@ RUNS=(
   "max,sve-default-vector-length=256   -              sve             2048             kernels"
   "a64fx                               -              sve             512              kernels" # no SVE2
   "max,sve-default-vector-length=16    -              sve             128              kernels"
-  "cortex-a72                          -              neon            none             no-cli" # no SVE
+  "cortex-a72                          -              neon            none             all" # no SVE
 )
 
-# Every crate of ours (see above); one build serves every line.
+# The library crates of ours (see above); one build serves every line.
 CRATES=(aurum-goldilocks aurum-sve aurum-symmetric aurum-poseidon aurum-poseidon2 aurum-merkle
-  aurum-ntt aurum-fri aurum-bench aurum-cli)
+  aurum-ntt aurum-fri aurum-bench)
+# clippy's crates: CRATES and the CLI, which is linted (and so compiled) for aarch64 but not
+# tested here.
+LINTED=("${CRATES[@]}" aurum-cli)
 
-# Seconds one test binary may run under qemu (the longest, the CLI's, took 88 s on a 2-vCPU
-# Intel Xeon with two models running at once; the others under 40 s).
+# Seconds one test binary may run under qemu (the longest, Merkle's integration tests, took
+# under 45 s on a 2-vCPU Intel Xeon with two models running at once).
 BINARY_LIMIT=${AURUM_QEMU_BINARY_LIMIT:-300}
 # How many lines of RUNS run at once (see below).
 QEMU_JOBS=${AURUM_QEMU_JOBS:-2}
@@ -103,10 +113,15 @@ export CARGO_PROFILE_TEST_DEBUG=line-tables-only
 # their intrinsics stay calls in generic instances shared between crates: Cargo.toml,
 # [profile.test]), NEON is baseline on aarch64 and inlines in any function, and the SVE
 # kernels are C, compiled by their own flags. On a 2-vCPU Intel Xeon
-# (family 6 model 207) the build of these crates' tests took 795 s of CPU instead of 1 419 s
-# (the CLI's library 57 s instead of 270 s), and the tests under qemu ran 25 % longer (NEON's
-# binaries, not the CLI's: 55 s instead of 44 s): the step is shorter by minutes.
+# (family 6 model 207) the build of these crates' tests (then with the CLI's) took 795 s of CPU
+# instead of 1 419 s, and the tests under qemu ran 25 % longer (NEON's binaries: 55 s instead of
+# 44 s): the step is shorter by minutes.
 export CARGO_PROFILE_TEST_OPT_LEVEL=1
+# The other crates (proptest, rayon, serde, …: the test profile's `"*"` override builds them at
+# opt-level 2) at opt-level 1 as well: they are not what this step tests, and little of the
+# tests' time is spent in them. Every cargo command below that builds takes these arguments,
+# so that all of them share one build.
+deps_profile=(--config 'profile.test.package."*".opt-level=1')
 log "using $($RUSTC -V)"
 
 # shellcheck source=scripts/heavy-tests.sh
@@ -114,8 +129,10 @@ source scripts/heavy-tests.sh
 packages=()
 for crate in "${CRATES[@]}"; do packages+=(-p "$crate"); done
 
-log "clippy for aarch64 (NEON and SVE code): ${CRATES[*]}"
-/usr/bin/cargo-clippy clippy "${packages[@]}" --all-targets --target aarch64-unknown-linux-gnu -- -D warnings
+linted=()
+for crate in "${LINTED[@]}"; do linted+=(-p "$crate"); done
+log "clippy for aarch64 (NEON and SVE code): ${LINTED[*]}"
+/usr/bin/cargo-clippy clippy "${linted[@]}" --all-targets --target aarch64-unknown-linux-gnu -- -D warnings
 
 # The selected lines of RUNS (all, or those whose model is in AURUM_QEMU_CPUS).
 selected=()
@@ -139,7 +156,7 @@ if [ $# -eq 0 ]; then
   log "building the tests: cargo test ${packages[*]} --target aarch64-unknown-linux-gnu --lib --bins --tests --no-run"
   messages=$(mktemp /tmp/aurum-aarch64-tests-XXXXXX.json)
   trap 'rm -f "$messages"' EXIT
-  cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu --lib --bins --tests --no-run \
+  cargo test "${packages[@]}" "${deps_profile[@]}" --target aarch64-unknown-linux-gnu --lib --bins --tests --no-run \
     --message-format=json-render-diagnostics >"$messages"
   while IFS= read -r line; do
     exe=$(sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' <<<"$line")
@@ -158,15 +175,14 @@ runs_on() {
   local tests=$1 dir=${2#"$PWD/"} target=$3
   case "$tests" in
     all) return 0 ;;
-    no-cli) [ "$dir" != crates/cli ] ;;
     kernels)
       case "$dir" in
-        crates/cli | crates/bench) return 1 ;;
+        crates/bench) return 1 ;;
         crates/fri) [ "$target" = backends ] ;;
         *) return 0 ;;
       esac
       ;;
-    *) die "unknown TESTS column '$tests' (all, no-cli, kernels)" ;;
+    *) die "unknown TESTS column '$tests' (all, kernels)" ;;
   esac
 }
 
@@ -194,8 +210,8 @@ run_line() {
     # As cargo runs a test: from its package's folder, through the runner (the emulator),
     # under a time limit: a test that starts a process forks the emulator, and a fork of a
     # multi-threaded program under qemu-user can deadlock before its exec (qemu's own locks,
-    # held by another thread at the fork) — seen once here, a CLI test waiting on a child that
-    # never ran. A binary that runs past the limit is run once more; a second hang, or any
+    # held by another thread at the fork) — seen once here, a test of the CLI (tested here then)
+    # waiting on a child that never ran. A binary that runs past the limit is run once more; a second hang, or any
     # failure, fails the step.
     for attempt in 1 2; do
       rc=0
@@ -221,7 +237,7 @@ if [ $# -gt 0 ]; then
     t=$SECONDS
     log "cargo test ${packages[*]} --target aarch64-unknown-linux-gnu $* under qemu -cpu $cpu ${envs[*]}"
     env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
-      cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu "$@"
+      cargo test "${packages[@]}" "${deps_profile[@]}" --target aarch64-unknown-linux-gnu "$@"
     log "-cpu $cpu ${envs[*]}: passed in $((SECONDS - t)) s"
   done
 else
@@ -229,7 +245,7 @@ else
   parse_line "${selected[0]}"
   log "cargo test ${packages[*]} --doc (once) under qemu -cpu $cpu ${envs[*]}"
   env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" \
-    cargo test "${packages[@]}" --target aarch64-unknown-linux-gnu --doc
+    cargo test "${packages[@]}" "${deps_profile[@]}" --target aarch64-unknown-linux-gnu --doc
   # The lines run QEMU_JOBS at a time, each into a log printed whole when it ends (in the order
   # of RUNS): a line's test binaries keep 1.6 of 2 CPUs busy on average (single-threaded
   # stretches, emulator start-ups), two lines at once all of them.

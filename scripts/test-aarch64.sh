@@ -118,9 +118,9 @@ export CARGO_PROFILE_TEST_DEBUG=line-tables-only
 # instead of 1 419 s, and the tests under qemu ran 25 % longer (NEON's binaries: 55 s instead of
 # 44 s): the step is shorter by minutes.
 export CARGO_PROFILE_TEST_OPT_LEVEL=1
-# The other crates (proptest, rayon, serde, …) stay at the test profile's opt-level 2: at 1 the
-# tests under qemu ran 20-40 % longer (A64FX 168 s instead of 119 s, Cortex-A72 74 s instead of
-# 61 s), more than the build saved.
+# The other crates (proptest, rayon, serde, …) stay at the test profile's opt-level 2: tried at
+# 1 on the same slow day, the cross build was not shorter (452 s against 387 s at 2) and the
+# A64FX model took 168 s (151 s at 2).
 log "using $($RUSTC -V)"
 
 # shellcheck source=scripts/heavy-tests.sh

@@ -35,7 +35,7 @@
 #     step: on a 2-vCPU Intel Xeon (family 6 model 207) the CLI's library and tests took
 #     about 150 s of the cross build's 980 s of CPU, and its tests under qemu 120 s of the
 #     first line's 234 s (the binary started through the emulator). clippy below still lints
-#     the CLI for aarch64, so a CLI that does not compile there fails this step.
+#     the CLI for aarch64, so a CLI that does not type-check there fails this step.
 # - The heavy tests (Merkle trees over many shapes against naive references, many-chunk
 #   streams; scripts/heavy-tests.sh) are backend-independent logic over the same kernels;
 #   under SVE emulation they took 8 of the 9 minutes of the kernel crates' tests. The README's
@@ -68,11 +68,10 @@ cd "$(dirname "$0")/.."
 # Vector lengths: SVE2 at 128, 256 and 2048 bits (the smallest, a common one, the largest)
 # and SVE without SVE2 at 512 (A64FX); NEON without SVE (Cortex-A72).
 # The lines start in this order, two at a time (QEMU_JOBS), so that both slots end together: on
-# a 2-vCPU Intel Xeon (family 6 model 207), on a slow day and with the dependencies at
-# opt-level 1 (see below), they took 101 s (256 bits), 103 s (2048 bits), 169 s (A64FX), 85 s
-# (128 bits) and 82 s (Cortex-A72); in this order both slots end after about 270 s, half their
-# sum. (With the CLI's tests, the first line took twice as
-# long, and it started first for that reason.)
+# a 2-vCPU Intel Xeon (family 6 model 207), on a slow day, they took 96 s (256 bits), 103 s
+# (2048 bits), 151 s (A64FX), 85 s (128 bits) and 76 s (Cortex-A72), and both slots ended after
+# 264 s, about half their sum. (With the CLI's tests, the first line took twice as long, and it
+# started first for that reason.)
 RUNS=(
   # QEMU_CPU                           AURUM_BACKEND  EXPECT_BACKEND  EXPECT_SVE_BITS  TESTS
   # SVE executes fewer instructions than NEON at every vector length (README, "SVE and
@@ -87,9 +86,6 @@ RUNS=(
 # The library crates of ours (see above); one build serves every line.
 CRATES=(aurum-goldilocks aurum-sve aurum-symmetric aurum-poseidon aurum-poseidon2 aurum-merkle
   aurum-ntt aurum-fri aurum-bench)
-# clippy's crates: CRATES and the CLI, which is linted (and so compiled) for aarch64 but not
-# tested here.
-LINTED=("${CRATES[@]}" aurum-cli)
 
 # Seconds one test binary may run under qemu (the longest, Merkle's integration tests, took
 # under 45 s on a 2-vCPU Intel Xeon with two models running at once).
@@ -128,9 +124,10 @@ source scripts/heavy-tests.sh
 packages=()
 for crate in "${CRATES[@]}"; do packages+=(-p "$crate"); done
 
-linted=()
-for crate in "${LINTED[@]}"; do linted+=(-p "$crate"); done
-log "clippy for aarch64 (NEON and SVE code): ${LINTED[*]}"
+# clippy's crates: CRATES and the CLI, which is linted (and so type-checked) for aarch64 but not
+# tested here.
+linted=("${packages[@]}" -p aurum-cli)
+log "clippy for aarch64 (NEON and SVE code): ${CRATES[*]} aurum-cli"
 /usr/bin/cargo-clippy clippy "${linted[@]}" --all-targets --target aarch64-unknown-linux-gnu -- -D warnings
 
 # The selected lines of RUNS (all, or those whose model is in AURUM_QEMU_CPUS).
@@ -210,8 +207,8 @@ run_line() {
     # under a time limit: a test that starts a process forks the emulator, and a fork of a
     # multi-threaded program under qemu-user can deadlock before its exec (qemu's own locks,
     # held by another thread at the fork) — seen once here, a test of the CLI (tested here then)
-    # waiting on a child that never ran. A binary that runs past the limit is run once more; a second hang, or any
-    # failure, fails the step.
+    # waiting on a child that never ran. A binary that runs past the limit is run once more; a
+    # second hang, or any failure, fails the step.
     for attempt in 1 2; do
       rc=0
       (cd "$dir" && env "${unset_backend[@]}" QEMU_CPU="$cpu" "${envs[@]}" CARGO_MANIFEST_DIR="$dir" \

@@ -29,9 +29,14 @@
 #                                       emulation reserves address space of its own, and the
 #                                       emulated binary cannot be exec'd from the test's shell);
 #                                       it generates 0.5 GiB matrices, slow at opt-level 0
+#   every_preset_small_heights_all_parts_and_caps
+#                                       every preset, heights 1..=33, 63..=65 and 100, 10 part
+#                                       counts, every cap height: each split commitment against
+#                                       the in-memory tree (50 s at opt-level 0, where the rest
+#                                       of the Merkle suite took 21 s)
 # Kept everywhere: streaming vs in-memory (proptest), tampering, overlapped errors, split parts
-# and plans, damaged and foreign tree files, openings from stored trees, every permutation, NTT
-# and field test, and the CLI's other tests.
+# (random shapes) and plans, damaged and foreign tree files, openings from stored trees, every
+# permutation, NTT and field test, and the CLI's other tests.
 HEAVY_TESTS=(streaming_over_many_chunks tree_matches_definition_and_openings_verify
   plonky2_and_polygon_trees_match_definition overlapped_pushes_equal_in_memory
   wide_rows_fill_whole_chunks_inside_parts
@@ -39,7 +44,8 @@ HEAVY_TESTS=(streaming_over_many_chunks tree_matches_definition_and_openings_ver
   stored_trees_equal_the_in_memory_tree_for_every_preset a_large_tree_file_over_many_chunks
   a_sink_receives_exactly_the_in_memory_layers documented_commands_run
   openings_from_the_tree_file_equal_plain_openings_for_every_preset
-  allocation_failures_under_a_limited_address_space_are_errors)
+  allocation_failures_under_a_limited_address_space_are_errors
+  every_preset_small_heights_all_parts_and_caps)
 # libtest arguments that skip them (--skip matches substrings; every name above is unique).
 HEAVY_SKIP_ARGS=()
 for heavy_test in "${HEAVY_TESTS[@]}"; do HEAVY_SKIP_ARGS+=(--skip "$heavy_test"); done

@@ -6,7 +6,10 @@ use core::str::FromStr;
 use aurum_goldilocks::Goldilocks;
 use aurum_poseidon::{HashOrNoop, LinearHash, Poseidon, TwoToOne};
 use aurum_poseidon2::{LinearLayers, Plonky3Layers, Poseidon2Goldilocks};
-use aurum_symmetric::{Compressor, Hasher, PaddingFreeSponge, TruncatedPermutation};
+use aurum_symmetric::{
+    Compressor, Hasher, LengthError, PaddingFreeSponge, TruncatedPermutation, compress_layer,
+    hash_rows, hash_rows_on_this_thread,
+};
 
 use crate::digest::Digest;
 
@@ -23,20 +26,118 @@ pub trait MerkleConfig: Send + Sync {
     fn node(&self) -> &Self::Node;
     /// The preset's name.
     fn name(&self) -> &'static str;
+
+    /// Hashes every row of `data` (`digests.len()` rows of `row_len`) into its leaf digest:
+    /// [`hash_rows`] with [`MerkleConfig::leaf`], dispatched and parallel.
+    ///
+    /// # Errors
+    /// Unless `data.len() == digests.len() · row_len`.
+    fn hash_leaves(
+        &self,
+        data: &[Goldilocks],
+        row_len: usize,
+        digests: &mut [Digest],
+    ) -> Result<(), LengthError> {
+        hash_rows(self.leaf(), data, row_len, digests)
+    }
+
+    /// [`MerkleConfig::hash_leaves`] on the calling thread only.
+    ///
+    /// # Panics
+    /// Unless `data.len() == digests.len() · row_len`.
+    fn hash_leaves_on_this_thread(
+        &self,
+        data: &[Goldilocks],
+        row_len: usize,
+        digests: &mut [Digest],
+    ) {
+        hash_rows_on_this_thread(self.leaf(), data, row_len, digests);
+    }
+
+    /// One layer: `parents[i]` = [`MerkleConfig::node`] of `children[2i]` and
+    /// `children[2i + 1]` ([`compress_layer`]), dispatched and parallel.
+    ///
+    /// # Errors
+    /// Unless `children.len() == 2 · parents.len()`.
+    fn compress_nodes(
+        &self,
+        children: &[Digest],
+        parents: &mut [Digest],
+    ) -> Result<(), LengthError> {
+        compress_layer(self.node(), children, parents)
+    }
 }
 
 /// A configuration built from a leaf hasher and a compressor.
-#[derive(Clone, Debug)]
+///
+/// Its bulk operations ([`MerkleConfig::hash_leaves`], [`MerkleConfig::compress_nodes`]) are
+/// chosen when it is built ([`Config::new`]) and reached through function pointers: the
+/// dispatched kernels of a preset (the leaf hash and the compression on every backend, at
+/// every batch size) are compiled once, in the crate that builds it — this one for the
+/// presets — and not again in every crate that commits with it.
 pub struct Config<H, C> {
     leaf: H,
     node: C,
     name: &'static str,
+    bulk: Bulk<H, C>,
+}
+
+/// [`hash_rows`] with a leaf hash `H`.
+type HashLeaves<H> = fn(&H, &[Goldilocks], usize, &mut [Digest]) -> Result<(), LengthError>;
+/// [`hash_rows_on_this_thread`] with a leaf hash `H`.
+type HashLeavesHere<H> = fn(&H, &[Goldilocks], usize, &mut [Digest]);
+/// [`compress_layer`] with a compression `C`.
+type CompressNodes<C> = fn(&C, &[Digest], &mut [Digest]) -> Result<(), LengthError>;
+
+/// The bulk operations of a [`Config`], instantiated where it is built.
+struct Bulk<H, C> {
+    leaves: HashLeaves<H>,
+    leaves_here: HashLeavesHere<H>,
+    nodes: CompressNodes<C>,
+}
+
+impl<H, C> Clone for Bulk<H, C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<H, C> Copy for Bulk<H, C> {}
+
+impl<H: Clone, C: Clone> Clone for Config<H, C> {
+    fn clone(&self) -> Self {
+        Self {
+            leaf: self.leaf.clone(),
+            node: self.node.clone(),
+            name: self.name,
+            bulk: self.bulk,
+        }
+    }
+}
+
+impl<H: fmt::Debug, C: fmt::Debug> fmt::Debug for Config<H, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("leaf", &self.leaf)
+            .field("node", &self.node)
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<H: Hasher<4>, C: Compressor<4>> Config<H, C> {
     /// A configuration named `name`.
     pub const fn new(name: &'static str, leaf: H, node: C) -> Self {
-        Self { leaf, node, name }
+        Self {
+            leaf,
+            node,
+            name,
+            bulk: Bulk {
+                leaves: hash_rows::<H, 4>,
+                leaves_here: hash_rows_on_this_thread::<H, 4>,
+                nodes: compress_layer::<C, 4>,
+            },
+        }
     }
 }
 
@@ -54,6 +155,32 @@ impl<H: Hasher<4>, C: Compressor<4>> MerkleConfig for Config<H, C> {
 
     fn name(&self) -> &'static str {
         self.name
+    }
+
+    fn hash_leaves(
+        &self,
+        data: &[Goldilocks],
+        row_len: usize,
+        digests: &mut [Digest],
+    ) -> Result<(), LengthError> {
+        (self.bulk.leaves)(&self.leaf, data, row_len, digests)
+    }
+
+    fn hash_leaves_on_this_thread(
+        &self,
+        data: &[Goldilocks],
+        row_len: usize,
+        digests: &mut [Digest],
+    ) {
+        (self.bulk.leaves_here)(&self.leaf, data, row_len, digests);
+    }
+
+    fn compress_nodes(
+        &self,
+        children: &[Digest],
+        parents: &mut [Digest],
+    ) -> Result<(), LengthError> {
+        (self.bulk.nodes)(&self.node, children, parents)
     }
 }
 

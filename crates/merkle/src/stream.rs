@@ -3,7 +3,7 @@
 //! few digests a cap needs) are held at any time. The result equals the in-memory tree's.
 
 use aurum_goldilocks::Goldilocks;
-use aurum_symmetric::{Compressor, compress_layer, hash_rows};
+use aurum_symmetric::Compressor;
 
 use crate::commitment::Commitment;
 use crate::config::MerkleConfig;
@@ -237,7 +237,8 @@ impl<'c, C: MerkleConfig, S: LayerSink> StreamingCommitter<'c, C, S> {
     fn hash_chunk(&mut self, chunk: &[Goldilocks]) {
         let mut layer = vec![ZERO_DIGEST; self.chunk_rows];
         // The chunk is exactly chunk_rows rows of `width` elements: the lengths match.
-        hash_rows(self.config.leaf(), chunk, self.width, &mut layer)
+        self.config
+            .hash_leaves(chunk, self.width, &mut layer)
             .expect("a full chunk is chunk_rows whole rows");
         self.rows += self.chunk_rows;
         let mut level = 0;
@@ -245,7 +246,8 @@ impl<'c, C: MerkleConfig, S: LayerSink> StreamingCommitter<'c, C, S> {
             self.record_many(level, &layer);
             let mut parents = vec![ZERO_DIGEST; layer.len() / 2];
             // chunk_rows is a power of two, so every layer above 1 has even length.
-            compress_layer(self.config.node(), &layer, &mut parents)
+            self.config
+                .compress_nodes(&layer, &mut parents)
                 .expect("a power-of-two layer pairs up");
             layer = parents;
             level += 1;
@@ -334,7 +336,8 @@ impl<'c, C: MerkleConfig, S: LayerSink> StreamingCommitter<'c, C, S> {
             let rows = self.buffer.len() / self.width;
             let mut leaves = vec![ZERO_DIGEST; rows];
             // push_rows only ever buffers whole rows.
-            hash_rows(self.config.leaf(), &self.buffer, self.width, &mut leaves)
+            self.config
+                .hash_leaves(&self.buffer, self.width, &mut leaves)
                 .expect("the buffer holds whole rows");
             self.rows += rows;
             self.buffer = Vec::new();

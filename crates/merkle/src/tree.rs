@@ -3,7 +3,6 @@
 use core::fmt;
 use std::borrow::Cow;
 
-use aurum_symmetric::{compress_layer, hash_rows, hash_rows_on_this_thread};
 use rayon::prelude::*;
 
 use crate::commitment::Commitment;
@@ -425,12 +424,9 @@ impl<C: MerkleConfig> Builder<'_, C> {
         // Allocated zeroed at the stored length up front (the padding digest is zero, and
         // growing by one would double the allocation); only `count` are computed below.
         let mut parents = try_zeroed_digests(if pad { layer.len.max(count) } else { count })?;
-        compress_layer(
-            self.config.node(),
-            &children[..2 * count],
-            &mut parents[..count],
-        )
-        .expect("2·count children");
+        self.config
+            .compress_nodes(&children[..2 * count], &mut parents[..count])
+            .expect("2·count children");
         // Positions past the computed length are padding, zero whatever their children.
         let real = layer.raw_len.saturating_sub(first).min(count);
         for p in &mut parents[real..] {
@@ -451,7 +447,8 @@ impl<C: MerkleConfig> Builder<'_, C> {
                     pair[1] = digest;
                 }
             }
-            compress_layer(self.config.node(), &pairs, &mut parents[..real])
+            self.config
+                .compress_nodes(&pairs, &mut parents[..real])
                 .expect("2·real children");
         }
         if pad {
@@ -463,11 +460,12 @@ impl<C: MerkleConfig> Builder<'_, C> {
 
     /// `out[i] = leaf hash of the rows first + i of `matrices`, concatenated in order.
     fn hash_rows_of(&self, matrices: &[usize], first: usize, out: &mut [Digest]) {
-        let leaf = self.config.leaf();
         if let [m] = matrices {
             let matrix = &self.matrices[*m];
             let width = matrix.width();
-            hash_rows(leaf, matrix.rows(first, first + out.len()), width, out).expect("whole rows");
+            self.config
+                .hash_leaves(matrix.rows(first, first + out.len()), width, out)
+                .expect("whole rows");
             return;
         }
         // Several matrices: gather each chunk's rows back to back, then hash them as one.
@@ -479,7 +477,8 @@ impl<C: MerkleConfig> Builder<'_, C> {
                     scratch.extend_from_slice(self.matrices[m].row_at(row));
                 }
             }
-            hash_rows_on_this_thread(leaf, &scratch, width, digests);
+            self.config
+                .hash_leaves_on_this_thread(&scratch, width, digests);
         };
         if out.len() <= 2 * ROWS_PER_TASK {
             gather_and_hash(0, out);

@@ -6,7 +6,7 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use aurum_goldilocks::Goldilocks;
-use aurum_symmetric::{Compressor, compress_layer, hash_rows};
+use aurum_symmetric::Compressor;
 
 use crate::commitment::Commitment;
 use crate::config::MerkleConfig;
@@ -424,14 +424,17 @@ impl StoredTree {
         let k = self.info.dropped;
         let width = self.info.width;
         let mut leaves = vec![ZERO_DIGEST; block.len() / width];
-        hash_rows(config.leaf(), block, width, &mut leaves).expect("whole rows");
+        config
+            .hash_leaves(block, width, &mut leaves)
+            .expect("whole rows");
         let mut levels = vec![leaves];
         for _ in 1..=k {
             let children = levels.last().expect("non-empty");
             // Level j's computed positions in the block: ⌈children / 2⌉ (module docs).
             let mut parents = vec![ZERO_DIGEST; children.len().div_ceil(2)];
             let pairs = children.len() / 2;
-            compress_layer(config.node(), &children[..2 * pairs], &mut parents[..pairs])
+            config
+                .compress_nodes(&children[..2 * pairs], &mut parents[..pairs])
                 .expect("2 children per parent");
             if let Some(&last) = children[2 * pairs..].first() {
                 parents[pairs] = config.node().compress([last, ZERO_DIGEST]);

@@ -75,6 +75,7 @@ pub trait MerkleConfig: Send + Sync {
 /// dispatched kernels of a preset (the leaf hash and the compression on every backend, at
 /// every batch size) are compiled once, in the crate that builds it — this one for the
 /// presets — and not again in every crate that commits with it.
+#[derive(Clone)]
 pub struct Config<H, C> {
     leaf: H,
     node: C,
@@ -90,29 +91,11 @@ type HashLeavesHere<H> = fn(&H, &[Goldilocks], usize, &mut [Digest]);
 type CompressNodes<C> = fn(&C, &[Digest], &mut [Digest]) -> Result<(), LengthError>;
 
 /// The bulk operations of a [`Config`], instantiated where it is built.
+#[derive(Clone)]
 struct Bulk<H, C> {
     leaves: HashLeaves<H>,
     leaves_here: HashLeavesHere<H>,
     nodes: CompressNodes<C>,
-}
-
-impl<H, C> Clone for Bulk<H, C> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<H, C> Copy for Bulk<H, C> {}
-
-impl<H: Clone, C: Clone> Clone for Config<H, C> {
-    fn clone(&self) -> Self {
-        Self {
-            leaf: self.leaf.clone(),
-            node: self.node.clone(),
-            name: self.name,
-            bulk: self.bulk,
-        }
-    }
 }
 
 impl<H: fmt::Debug, C: fmt::Debug> fmt::Debug for Config<H, C> {
